@@ -1,0 +1,1 @@
+"""The Streamlit shell: entry point, catalog, home page and shared widgets (app/ui)."""

@@ -1,0 +1,103 @@
+"""The nineteen systems Paperlab implements: what each is, where it sits, and its page if built.
+
+``page`` names the module ``pages.<key>`` whose ``render()`` draws the system, or is None while the
+system is being built; the home page shows those as "in progress", with their claim and no link.
+Adding a system: write ``core/<key>/`` and ``pages/<key>.py``, then set ``page="pages.<key>"`` here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class System:
+    key: str
+    title: str
+    theme: str
+    claim: str
+    page: str | None = None
+
+    @property
+    def built(self) -> bool:
+        return self.page is not None
+
+
+THEMES = (
+    "Language models and reasoning",
+    "Generative models and control",
+    "Learning theory and optimisation",
+    "Graphs",
+    "Vision-language and representation",
+    "Decision making and RL",
+    "Quantum",
+    "Human study",
+)
+
+SYSTEMS = (
+    System("looped_lm", "Looped reasoning LMs", THEMES[0],
+           "Each layer of a looped block converges to its own fixed point, so the block traces a cycle; "
+           "attention settles as it does, and the feedforward stages of inference repeat every loop."),
+    System("distributional_steering", "Distributional steering of diffusion", THEMES[1],
+           "Weighted interacting particles sample a mean-field tilted measure, steering a diffusion model "
+           "with distribution-level rewards such as calibration or diversity."),
+    System("interestingness", "Interestingness of math problems", THEMES[7],
+           "LLMs broadly agree with humans on which math problems are interesting, yet miss the spread "
+           "of human judgments and the reasons people give."),
+    System("malora", "Margin-based LoRA merging", THEMES[2],
+           "In an intermediate regularisation regime the optimal LoRA adapter is the max-margin solution; "
+           "margin-balancing mixing coefficients give a training-free merge (MaLoRA)."),
+    System("class_il", "Task confusion in class-incremental learning", THEMES[2],
+           "Pretraining exponentially attenuates task confusion: the TC gap of a CF-optimal prototype learner "
+           r"is bounded by $\exp(-\gamma_{\min}/8)$, with $\gamma_{\min}$ the worst Mahalanobis margin."),
+    System("lvqmark", "Local VQ-VAE watermarks for time series", THEMES[1],
+           "Detection in which each recovered unit depends only on a local window keeps the null "
+           "distribution fixed under post-editing attacks."),
+    System("quantum_ng", "Locality-aware quantum natural gradient", THEMES[6],
+           "A truncated-Pauli, support-masked QFIM surrogate from one classical-shadow dataset converges "
+           "better per shot than SGD, Adam, block-diagonal QNG and RNG."),
+    System("mcr2", "MCR² error bound and linear convergence", THEMES[2],
+           "The MCR² objective satisfies an error bound near its local maximisers, so first-order "
+           "methods converge linearly there."),
+    System("robust_decisions", "Robust decisions around predictions", THEMES[5],
+           "Following a prediction can cost a constant excess loss however small its RMSE; acting against "
+           r"the worst case in an $\varepsilon$-ball gives $O(\eta^{2/3})$ loss."),
+    System("latent_world_action", "Latent world-action policy", THEMES[5],
+           "Latent queries between perception and action, aligned with a training-only posterior branch that "
+           "sees future frames, teach a policy world dynamics without generating pixels."),
+    System("kernel_conformal", "Multivariate kernel conformal score", THEMES[2],
+           "A kernel score shaped like a GP posterior variance gives multivariate conformal regions that "
+           "follow the residuals' geometry, with exact coverage."),
+    System("uncertainty_shapley", "Shapley values for multivariate uncertainty", THEMES[2],
+           "A hierarchy of entropy Shapley games, from marginal to joint entropy, isolates how each feature "
+           "shifts the dependence between output components (conditional total correlation)."),
+    System("driving_world_model", "Hierarchical driving world model", THEMES[1],
+           "A coarse long-horizon predictor conditions a detailed generator; diffusion-forcing pretraining gives "
+           "richer representations, teacher-forcing fine-tuning stabler rollouts."),
+    System("hebbian_memory", "Hebbian ordinal geometry in working memory", THEMES[4],
+           "A meta-trained RNN with fast Hebbian plasticity folds ordinal position into an orthogonal 2-D code "
+           "of chunk rank and within-chunk rank, as seen in neural recordings."),
+    System("geto_lp", "GETO-LP Wasserstein barycenters", THEMES[2],
+           r"An exact LP for fixed-support barycenters on $d$-dimensional grids with $O(dMN^{1+1/d})$ "
+           r"variables instead of $O(MN^2)$."),
+    System("graph_clustering", "Graph foundation model for clustering", THEMES[3],
+           "A label-free graph foundation model pretrains unified subgraph prototypes on a source domain and "
+           "clusters a target graph after a short distribution-aware fine-tune."),
+    System("occupancy_irl", "Occupancy-space reward updates for IRL", THEMES[5],
+           "Preconditioning the IRL dual gradient with the Fisher information along the occupancy geodesic "
+           "turns the reward update into a convex interpolation towards a target reward."),
+    System("tikhonov_gnn", "Interpretable Tikhonov GNN layer", THEMES[3],
+           r"$R = (p(L)+Q)^{-1}Q$ solves a graph Tikhonov problem exactly; the learned node scores $q$ and "
+           r"polynomial $p$ are the explanation."),
+    System("grace", "GRACE concept decompositions", THEMES[4],
+           "Concepts learned globally over the feature space, preserving sample geometry, decompose "
+           "vision-language embeddings the way people describe them."),
+)
+
+BY_KEY = {system.key: system for system in SYSTEMS}
+
+
+def by_theme() -> dict[str, list[System]]:
+    """Systems grouped by theme, themes in their fixed order, empty themes left out."""
+    groups = {theme: [s for s in SYSTEMS if s.theme == theme] for theme in THEMES}
+    return {theme: systems for theme, systems in groups.items() if systems}

@@ -1,0 +1,33 @@
+"""Paperlab's entry point: ``streamlit run app/main.py``.
+
+Streamlit puts only ``app/`` on ``sys.path``; the repository root goes there too so that
+``import core`` and ``import pages`` work under ``streamlit run`` and AppTest alike. This module
+imports nothing heavy: each system's page module is imported when its page is first opened.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from app import home  # noqa: E402
+from app.catalog import SYSTEMS, by_theme  # noqa: E402
+from app.ui.pages import page_for  # noqa: E402
+
+st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
+
+system_pages = {s.key: page_for(s) for s in SYSTEMS if s.built}
+home_page = st.Page(home.page(system_pages), title="Home", icon=":material/home:", url_path="home", default=True)
+sections = {"Paperlab": [home_page]}
+for theme, systems in by_theme().items():
+    built = [system_pages[s.key] for s in systems if s.key in system_pages]
+    if built:
+        sections[theme] = built
+
+st.navigation(sections).run()

@@ -1,0 +1,1 @@
+"""Widgets every page shares: live runs, the plot theme, URL-bound controls, export buttons."""

@@ -1,0 +1,119 @@
+"""App budgets: process start to healthy, and each page's first render, against a trivial anchor.
+
+Every number is measured in this run next to an anchor measured the same way: a one-line
+Streamlit script for start-up, and an empty AppTest script for first render. Each first render
+runs in a fresh Python process, so a page's own imports (torch, say) count against it.
+
+    python bench/app.py            # writes bench/results/app.json and bench/results/app.md
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.catalog import SYSTEMS  # noqa: E402
+from app.server import free_port, start_server, stop_server, wait_healthy  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results"
+REPEATS = 3
+BUDGET = {"start_to_healthy_s": 5.0, "home_first_render_s": 1.0, "page_first_render_s": 2.0}
+
+
+def start_to_healthy(script: str, workdir: Path) -> float:
+    """Seconds from spawning ``streamlit run`` to /_stcore/health answering ok."""
+    port = free_port()
+    t0 = time.monotonic()
+    proc = start_server(port, workdir / f"server-{port}.log", script=script)
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", proc)
+        return time.monotonic() - t0
+    finally:
+        stop_server(proc)
+
+
+FIRST_RENDER = textwrap.dedent("""
+    import sys, time
+    from streamlit.testing.v1 import AppTest
+    main, page = sys.argv[1], sys.argv[2]
+    at = AppTest.from_file(main, default_timeout=120)
+    if page == "-":
+        t0 = time.perf_counter(); at.run(); elapsed = time.perf_counter() - t0
+    else:
+        at.run()  # the shell first, as a visitor arriving at the home page
+        at.switch_page(page)
+        t0 = time.perf_counter(); at.run(); elapsed = time.perf_counter() - t0
+    assert not at.exception, [e.value for e in at.exception]
+    print(elapsed)
+""")
+
+
+def first_render(main: str, page: str = "-") -> float:
+    out = subprocess.run([sys.executable, "-c", FIRST_RENDER, main, page], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def median_of(fn, *args) -> dict:
+    samples = [fn(*args) for _ in range(REPEATS)]
+    return {"median_s": statistics.median(samples), "samples_s": samples}
+
+
+def main() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        anchor_script = tmp / "anchor.py"
+        anchor_script.write_text("import streamlit as st\nst.write('anchor')\n")
+        anchor_start = median_of(start_to_healthy, str(anchor_script), tmp)
+        app_start = median_of(start_to_healthy, "app/main.py", tmp)
+        anchor_render = median_of(first_render, str(anchor_script))
+        home_render = median_of(first_render, str(ROOT / "app" / "main.py"))
+        pages = {s.key: median_of(first_render, str(ROOT / "app" / "main.py"), f"../pages/{s.key}.py")
+                 for s in SYSTEMS if s.built}
+
+    result = {
+        "machine": {"python": platform.python_version(), "processor": platform.processor() or platform.machine(),
+                    "cpus": __import__("os").cpu_count()},
+        "repeats": REPEATS,
+        "budget_s": BUDGET,
+        "anchor": {"start_to_healthy": anchor_start, "first_render": anchor_render},
+        "start_to_healthy": {**app_start, "ratio_to_anchor": app_start["median_s"] / anchor_start["median_s"]},
+        "home_first_render": {**home_render, "ratio_to_anchor": home_render["median_s"] / anchor_render["median_s"]},
+        "page_first_render": {k: {**v, "ratio_to_anchor": v["median_s"] / anchor_render["median_s"]}
+                              for k, v in pages.items()},
+    }
+    result["within_budget"] = (
+        app_start["median_s"] < BUDGET["start_to_healthy_s"]
+        and home_render["median_s"] < BUDGET["home_first_render_s"]
+        and all(v["median_s"] < BUDGET["page_first_render_s"] for v in pages.values())
+    )
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "app.json").write_text(json.dumps(result, indent=2) + "\n")
+    (RESULTS / "app.md").write_text(table(result))
+    print(table(result))
+    return result
+
+
+def table(result: dict) -> str:
+    rows = [("start to healthy", result["start_to_healthy"], result["anchor"]["start_to_healthy"], "< 5 s"),
+            ("home first render", result["home_first_render"], result["anchor"]["first_render"], "< 1 s")]
+    rows += [(f"{key} first render", v, result["anchor"]["first_render"], "< 2 s")
+             for key, v in result["page_first_render"].items()]
+    lines = ["| measure | median (s) | anchor (s) | ratio | budget |", "|---|---|---|---|---|"]
+    lines += [f"| {name} | {m['median_s']:.3f} | {a['median_s']:.3f} | {m['median_s'] / a['median_s']:.2f} | {b} |"
+              for name, m, a, b in rows]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main()["within_budget"] else 1)

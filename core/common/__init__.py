@@ -1,0 +1,17 @@
+"""Plumbing shared by every system: seeding, progress, configs, checkpoints, devices, results."""
+
+from core.common.checkpoint import load_checkpoint, save_checkpoint
+from core.common.config import Config, choice, check_choice, check_range, param
+from core.common.device import choose_device
+from core.common.progress import Progress, ProgressLog, TqdmProgress, report
+from core.common.results import result_to_dict, result_to_frame, result_to_json
+from core.common.seeding import check_seed, make_rng, make_torch_generator, torch_seeded
+
+__all__ = [
+    "Config", "param", "choice", "check_range", "check_choice",
+    "Progress", "ProgressLog", "TqdmProgress", "report",
+    "make_rng", "make_torch_generator", "torch_seeded", "check_seed",
+    "save_checkpoint", "load_checkpoint",
+    "choose_device",
+    "result_to_dict", "result_to_json", "result_to_frame",
+]

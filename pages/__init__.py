@@ -1,0 +1,1 @@
+"""One module per system: ``render()`` wires widgets to ``core.<key>`` and draws plotly figures."""

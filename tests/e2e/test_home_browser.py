@@ -1,0 +1,43 @@
+"""The home page in headless Chromium against a real server; saves the README's screenshot."""
+
+import pytest
+
+from app.catalog import SYSTEMS, THEMES
+from app.server import ROOT
+
+pytestmark = pytest.mark.e2e
+SCREENSHOT = ROOT / "docs" / "home.png"
+
+
+def test_home_gallery_names_all_nineteen_systems(app_url, browser_page):
+    page = browser_page
+    page.goto(app_url, wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Paperlab").first.wait_for(timeout=30_000)
+    last = SYSTEMS[-1].title
+    page.get_by_text(last, exact=True).first.wait_for(timeout=30_000)
+    body = page.inner_text("body")
+    missing = [s.title for s in SYSTEMS if s.title not in body]
+    assert missing == []
+    assert all(theme in body for theme in THEMES)
+    assert body.count("In progress") == sum(not s.built for s in SYSTEMS)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.title() == "Paperlab"
+    # Streamlit scrolls inside its own container, so grow the window to the content's height.
+    height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": 1440, "height": min(int(height) + 40, 6000)})
+    page.wait_for_timeout(800)  # let fonts, icons and the relayout settle before the picture
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT))
+    assert SCREENSHOT.stat().st_size > 20_000
+
+
+def test_built_pages_open_from_their_card(app_url, browser_page):
+    built = [s for s in SYSTEMS if s.built]
+    page = browser_page
+    for system in built:
+        page.goto(f"{app_url}/{system.key}", wait_until="domcontentloaded")
+        page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)
+        assert page.locator('[data-testid="stException"]').count() == 0
+    page.goto(app_url, wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Paperlab").first.wait_for(timeout=30_000)
+    assert page.locator('[data-testid="stPageLink"]').count() == len(built)

@@ -1,0 +1,39 @@
+"""The shell through AppTest: the home gallery, and every registered page with its defaults."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.catalog import SYSTEMS, THEMES
+
+MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+TIMEOUT = 60
+
+
+def test_home_lists_every_system_by_theme():
+    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    assert at.title[0].value == "Paperlab"
+    assert [s.value for s in at.subheader] == list(THEMES)
+    texts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    for system in SYSTEMS:
+        assert f"**{system.title}**" in texts, system.key
+        assert system.claim in texts, system.key
+    in_progress = sum("In progress" in t for t in texts)
+    ready = sum(":green-badge" in t for t in texts)
+    assert in_progress == sum(not s.built for s in SYSTEMS)
+    assert ready == sum(s.built for s in SYSTEMS)
+    assert len(at.get("page_link")) == ready  # links only to built pages
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if s.built] or [None],
+                         ids=lambda s: s.key if s else "no-built-page-yet")
+def test_every_registered_page_renders_with_defaults(system):
+    if system is None:
+        assert not any(s.built for s in SYSTEMS)
+        return
+    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT).run()
+    at.switch_page(f"../pages/{system.key}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == system.title

@@ -1,0 +1,57 @@
+"""The catalog names the nineteen systems of DESIGN.md, each with a theme, claim and valid page."""
+
+import importlib
+from pathlib import Path
+
+from app.catalog import BY_KEY, SYSTEMS, THEMES, by_theme
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# The catalog table of ../shared/DESIGN.md: the project's specification, not a computed result.
+DESIGN_KEYS = {
+    "looped_lm", "distributional_steering", "interestingness", "malora", "class_il", "lvqmark",
+    "quantum_ng", "mcr2", "robust_decisions", "latent_world_action", "kernel_conformal",
+    "uncertainty_shapley", "driving_world_model", "hebbian_memory", "geto_lp", "graph_clustering",
+    "occupancy_irl", "tikhonov_gnn", "grace",
+}
+
+
+def test_nineteen_systems_exactly_the_design_keys():
+    assert len(SYSTEMS) == 19
+    assert set(BY_KEY) == DESIGN_KEYS
+
+
+def test_design_md_agrees_when_present():
+    design = ROOT.parent / "shared" / "DESIGN.md"
+    if design.is_file():  # the shared folder sits beside every checkout, CI's included
+        rows = [line.split("|")[1].strip() for line in design.read_text().splitlines()
+                if line.startswith("| ") and not line.startswith("| key") and "---" not in line]
+        assert set(rows) == DESIGN_KEYS
+
+
+def test_every_entry_is_complete():
+    for system in SYSTEMS:
+        assert system.title and system.claim.endswith(".")
+        assert system.theme in THEMES, system.key
+        assert len(system.claim) <= 220, f"{system.key}: the claim is a one-liner"
+
+
+def test_grouping_keeps_theme_order_and_every_system():
+    groups = by_theme()
+    assert list(groups) == [t for t in THEMES if t in groups]
+    assert sorted(s.key for systems in groups.values() for s in systems) == sorted(BY_KEY)
+    assert set(groups) == set(THEMES)  # every theme has at least one system
+
+
+def test_built_pages_exist_with_render_and_match_their_key():
+    for system in SYSTEMS:
+        if system.built:
+            assert system.page == f"pages.{system.key}"
+            module = importlib.import_module(system.page)
+            assert callable(module.render)
+
+
+def test_every_page_module_is_registered():
+    modules = {p.stem for p in (ROOT / "pages").glob("*.py") if p.stem != "__init__"}
+    registered = {s.key for s in SYSTEMS if s.built}
+    assert modules == registered
