@@ -17,6 +17,7 @@ class System:
     theme: str
     claim: str
     page: str | None = None
+    warm: tuple[str, ...] = ()  # heavy modules the page needs, imported in the background at start
 
     @property
     def built(self) -> bool:
@@ -61,7 +62,8 @@ SYSTEMS = (
            "methods converge linearly there."),
     System("robust_decisions", "Robust decisions around predictions", THEMES[5],
            "Following a prediction can cost a constant excess loss however small its RMSE; acting against "
-           r"the worst case in an $\varepsilon$-ball gives $O(\eta^{2/3})$ loss."),
+           r"the worst case in an $\varepsilon$-ball gives $O(\eta^{2/3})$ loss.",
+           page="pages.robust_decisions", warm=("sklearn.linear_model", "sklearn.cluster", "core.robust_decisions")),
     System("latent_world_action", "Latent world-action policy", THEMES[5],
            "Latent queries between perception and action, aligned with a training-only posterior branch that "
            "sees future frames, teach a policy world dynamics without generating pixels."),

@@ -19,8 +19,10 @@ import streamlit as st  # noqa: E402
 from app import home  # noqa: E402
 from app.catalog import SYSTEMS, by_theme  # noqa: E402
 from app.ui.pages import page_for  # noqa: E402
+from app.ui.warmup import warm_up  # noqa: E402
 
 st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
+warm_up(module for s in SYSTEMS if s.built for module in s.warm)
 
 system_pages = {s.key: page_for(s) for s in SYSTEMS if s.built}
 home_page = st.Page(home.page(system_pages), title="Home", icon=":material/home:", url_path="home", default=True)

@@ -2,7 +2,8 @@
 
 Every widget made here passes ``bind="query-params"``: the URL initialises it, and changing it
 updates the URL (Streamlit drops a parameter that equals its default). Keys are the parameter
-names, so keep them short and stable.
+names, so keep them short and stable. A select box with ``format_func`` puts the displayed label in
+the URL (``?problem=Ski+rental``), and reads it back.
 """
 
 from __future__ import annotations

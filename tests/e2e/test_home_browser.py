@@ -13,8 +13,12 @@ def test_home_gallery_names_all_nineteen_systems(app_url, browser_page):
     page = browser_page
     page.goto(app_url, wait_until="domcontentloaded")
     page.get_by_role("heading", name="Paperlab").first.wait_for(timeout=30_000)
-    last = SYSTEMS[-1].title
-    page.get_by_text(last, exact=True).first.wait_for(timeout=30_000)
+    titles = [s.title for s in SYSTEMS]
+    try:  # the gallery streams in card by card; wait until every title has arrived
+        page.wait_for_function("titles => titles.every(t => document.body.innerText.includes(t))", arg=titles,
+                               timeout=30_000)
+    except Exception:
+        pass  # the assertion below names what is missing
     body = page.inner_text("body")
     missing = [s.title for s in SYSTEMS if s.title not in body]
     assert missing == []
@@ -22,13 +26,17 @@ def test_home_gallery_names_all_nineteen_systems(app_url, browser_page):
     assert body.count("In progress") == sum(not s.built for s in SYSTEMS)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.title() == "Paperlab"
-    # Streamlit scrolls inside its own container, so grow the window to the content's height.
+    full_screenshot(page, SCREENSHOT)
+    assert SCREENSHOT.stat().st_size > 20_000
+
+
+def full_screenshot(page, path):
+    """Streamlit scrolls inside its own container, so grow the window to the content's height."""
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": 1440, "height": min(int(height) + 40, 6000)})
-    page.wait_for_timeout(800)  # let fonts, icons and the relayout settle before the picture
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT))
-    assert SCREENSHOT.stat().st_size > 20_000
+    page.wait_for_timeout(800)  # let fonts, icons, charts and the relayout settle before the picture
+    path.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(path))
 
 
 def test_built_pages_open_from_their_card(app_url, browser_page):
@@ -37,7 +45,17 @@ def test_built_pages_open_from_their_card(app_url, browser_page):
     for system in built:
         page.goto(f"{app_url}/{system.key}", wait_until="domcontentloaded")
         page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)
+        page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+        page.wait_for_function("document.querySelectorAll('[data-testid=\"stSpinner\"]').length == 0")
         assert page.locator('[data-testid="stException"]').count() == 0
-    page.goto(app_url, wait_until="domcontentloaded")
-    page.get_by_role("heading", name="Paperlab").first.wait_for(timeout=30_000)
-    assert page.locator('[data-testid="stPageLink"]').count() == len(built)
+        full_screenshot(page, ROOT / "docs" / f"{system.key}.png")
+    for system in built:  # and each card's link leads to its page
+        page.goto(app_url, wait_until="domcontentloaded")
+        page.get_by_role("heading", name="Paperlab").first.wait_for(timeout=30_000)
+        links = page.locator('a[data-testid="stPageLink-NavLink"]')
+        links.first.wait_for(timeout=30_000)
+        assert links.count() == len(built)
+        link = links.filter(has_text="Open").and_(page.locator(f'[href="{system.key}"]'))
+        link.click()
+        page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)
+        assert page.url.rstrip("/").endswith(f"/{system.key}")

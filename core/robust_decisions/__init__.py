@@ -1,0 +1,39 @@
+"""Robust decisions around predictions: posted pricing, ski rental and house flipping.
+
+The paper's claim: acting optimally for a predicted state (follow-the-prediction) is brittle:
+for several standard problems even a predictor with arbitrarily small RMSE eta can incur a
+constant excess loss. Acting against the worst case in an eps-ball around the prediction fixes
+it; the robust optimisation gap, min_a max_{|s - s_hat| <= eps} excess_loss(a, s), is the price of
+hedging, and a general bound gives O(eta^(2/3)) excess loss.
+
+What is ours (the abstract leaves it open), each documented where it lives:
+
+- the closed forms and their tie-breaks (:mod:`.problems`); house flipping's definition (a bid
+  against an unknown seller's reserve, with known resale value) and ski rental's convention for
+  "the optimal action" (the earliest optimal buy day, under which following is brittle);
+- the bound. With c the slope of the gap (gap <= c*eps for every prediction) and B a bound on the
+  excess loss when the state leaves the ball, Chebyshev gives
+  E[excess] <= c*eps + B*P(|e| > eps) <= c*eps + B*eta^2/eps^2, minimised by
+  eps*(eta) = (2 B eta^2 / c)^(1/3), where the bound is 1.5 c^(2/3) (2B)^(1/3) eta^(2/3).
+  c = 2 for pricing and house flipping, 1 for ski rental; B is the largest value (pricing), R
+  (house flipping) or max(2b, largest season) (ski rental). eta is an RMSE;
+- the contextual setting, error laws and policies (:mod:`.contextual`), our reading of RIC-h
+  (:mod:`.ric`), and the rate experiment with its slope intervals (:mod:`.rates`).
+"""
+
+from core.robust_decisions.contextual import (ERROR_LAWS, POLICIES, POLICY_LABELS, Setting, SettingConfig,
+                                              average_excess, loss_against_eps, make_setting, policies_for,
+                                              policy_actions, tune_eps)
+from core.robust_decisions.problems import (PROBLEMS, DecisionProblem, HouseFlipping, PostedPricing, SkiRental,
+                                            grid_minimax, make_problem)
+from core.robust_decisions.rates import RateConfig, RateResult, Slope, fit_slope, rate_experiment
+from core.robust_decisions.ric import RicH, best_reserve
+from core.robust_decisions.views import StateCurves, state_curves
+
+__all__ = [
+    "DecisionProblem", "PostedPricing", "SkiRental", "HouseFlipping", "PROBLEMS", "make_problem", "grid_minimax",
+    "SettingConfig", "Setting", "make_setting", "policy_actions", "average_excess", "loss_against_eps",
+    "tune_eps", "policies_for", "POLICIES", "POLICY_LABELS", "ERROR_LAWS",
+    "RateConfig", "RateResult", "Slope", "rate_experiment", "fit_slope",
+    "RicH", "best_reserve", "StateCurves", "state_curves",
+]

@@ -1,0 +1,171 @@
+"""The contextual setting: contexts x, states s = f(x) + noise, a learned predictor, and policies.
+
+Our choices (the abstract leaves them open):
+
+- Contexts x ~ U[0, 1]^d; f is linear, mapping the cube onto the problem's typical state range
+  (pricing and house flipping: [2, 8] with R = 10; ski rental: [0.2 b, 1.8 b]); states are clipped
+  to the problem's domain. The predictor is a scikit-learn regressor fit on a training split.
+- eta is the predictor's RMSE on held-out data (a validation split for the policies that need it,
+  and the test split for reporting). It is an RMSE, not an MSE: with an MSE the same bound would
+  read eta^(1/3).
+- Error laws with RMSE ``noise``: "gaussian" (the typical case), and "three_point", the worst case
+  for the robust policy: e in {-delta, 0, +delta} with P(e = ±delta) = q/2, q = noise²/delta²,
+  delta = (1 + margin)·eps*(noise): just outside the ball that eps*(noise) defends.
+- Policies: follow the prediction; robust with a chosen eps; robust with the theory eps*(eta) of
+  :meth:`DecisionProblem.theory_eps`; robust with eps tuned on the validation split; and, for
+  pricing, Medina & Vassilvitskii's clustered reserves (RIC-h, see :mod:`.ric`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.common.config import Config, choice, param
+from core.common.seeding import make_rng
+from core.robust_decisions.problems import PROBLEMS, DecisionProblem
+from core.robust_decisions.ric import RicH
+
+ERROR_LAWS = ("gaussian", "three_point")
+MODELS = ("linear", "gradient_boosting")
+POLICIES = ("follow", "robust", "robust_theory", "robust_tuned", "ric_h")
+POLICY_LABELS = {"follow": "follow the prediction", "robust": "robust, chosen ε", "robust_theory": "robust, ε*(η)",
+                 "robust_tuned": "robust, ε tuned on held-out data", "ric_h": "RIC-h (Medina & Vassilvitskii)"}
+
+
+@dataclass(frozen=True)
+class SettingConfig(Config):
+    problem: str = choice("posted_pricing", tuple(PROBLEMS), doc="which decision problem")
+    noise: float = param(0.3, low=0.0, high=3.0, doc="RMSE of the state noise around f(x)")
+    error_law: str = choice("gaussian", ERROR_LAWS, doc="law of the noise")
+    model: str = choice("linear", MODELS, doc="the scikit-learn predictor")
+    n_features: int = param(4, low=1, high=20, integer=True)
+    n_train: int = param(2000, low=50, high=200_000, integer=True)
+    n_val: int = param(2000, low=50, high=200_000, integer=True)
+    n_test: int = param(20_000, low=100, high=1_000_000, integer=True)
+    margin: float = param(0.25, low=0.0, high=5.0, doc="three-point law: delta = (1 + margin) eps*(noise)")
+
+
+@dataclass
+class Setting:
+    """A drawn dataset with a fitted predictor: predictions and true states on each split."""
+
+    config: SettingConfig
+    problem: DecisionProblem
+    state_max: float
+    pred_train: np.ndarray
+    s_train: np.ndarray
+    pred_val: np.ndarray
+    s_val: np.ndarray
+    pred_test: np.ndarray
+    s_test: np.ndarray
+    eta_val: float
+    eta_test: float
+
+    @property
+    def bound(self) -> float:
+        return self.problem.loss_bound(self.state_max)
+
+
+def typical_range(problem: DecisionProblem) -> tuple[float, float]:
+    if problem.key == "ski_rental":
+        return 0.2 * problem.buy_cost, 1.8 * problem.buy_cost
+    if problem.key == "house_flipping":
+        return 0.2 * problem.resale_value, 0.8 * problem.resale_value
+    return 2.0, 8.0
+
+
+def draw_errors(n: int, noise: float, law: str, problem: DecisionProblem, state_max: float, margin: float,
+                rng: np.random.Generator) -> np.ndarray:
+    if law == "gaussian":
+        return noise * rng.standard_normal(n)
+    delta = max(noise, (1.0 + margin) * float(problem.theory_eps(noise, problem.loss_bound(state_max))))
+    q = (noise / delta) ** 2 if delta > 0 else 0.0
+    u = rng.random(n)
+    return np.where(u < q / 2, -delta, np.where(u < q, delta, 0.0))
+
+
+def _regressor(model: str, seed: int):
+    from sklearn.ensemble import GradientBoostingRegressor
+    from sklearn.linear_model import LinearRegression
+
+    if model == "linear":
+        return LinearRegression()
+    return GradientBoostingRegressor(n_estimators=200, max_depth=3, random_state=seed)
+
+
+def make_setting(config: SettingConfig, seed: int = 0, problem: DecisionProblem | None = None) -> Setting:
+    """Draw contexts and states, fit the predictor on the training split, predict the others."""
+    problem = problem or PROBLEMS[config.problem]
+    rng = make_rng(seed)
+    lo, hi = typical_range(problem)
+    d = config.n_features
+    weights = rng.dirichlet(np.ones(d))
+    low, high = problem.state_domain()
+    state_max = min(high, hi + 4.0 * max(config.noise, 1e-12) + lo)
+
+    def draw(n):
+        x = rng.random((n, d))
+        f = lo + (hi - lo) * (x @ weights)
+        e = draw_errors(n, config.noise, config.error_law, problem, state_max, config.margin, rng)
+        return x, np.clip(f + e, low, high)
+
+    (x_tr, s_tr), (x_va, s_va), (x_te, s_te) = draw(config.n_train), draw(config.n_val), draw(config.n_test)
+    model = _regressor(config.model, seed).fit(x_tr, s_tr)
+    clip = lambda p: np.clip(p, low, high)  # noqa: E731  (predictions must lie in the domain)
+    p_tr, p_va, p_te = clip(model.predict(x_tr)), clip(model.predict(x_va)), clip(model.predict(x_te))
+    rmse = lambda p, s: float(np.sqrt(np.mean((p - s) ** 2)))  # noqa: E731
+    return Setting(config, problem, float(max(s_tr.max(), state_max)), p_tr, s_tr, p_va, s_va, p_te, s_te,
+                   rmse(p_va, s_va), rmse(p_te, s_te))
+
+
+def eps_grid(setting: Setting, n: int = 48) -> np.ndarray:
+    """Candidate radii from 0 to a quarter of the state range, denser near 0."""
+    lo, hi = typical_range(setting.problem)
+    return np.concatenate([[0.0], np.geomspace(1e-4 * (hi - lo), 0.5 * (hi - lo), n - 1)])
+
+
+def tune_eps(setting: Setting, grid: np.ndarray | None = None) -> float:
+    grid = eps_grid(setting) if grid is None else grid
+    losses = [setting.problem.excess_loss(setting.problem.robust_action(setting.pred_val, e), setting.s_val).mean()
+              for e in grid]
+    return float(grid[int(np.argmin(losses))])
+
+
+def policy_actions(setting: Setting, policy: str, eps: float = 0.0) -> np.ndarray:
+    """Each policy's actions on the test split."""
+    problem, pred = setting.problem, setting.pred_test
+    if policy == "follow":
+        return problem.follow_prediction(pred)
+    if policy == "robust":
+        return problem.robust_action(pred, eps)
+    if policy == "robust_theory":
+        return problem.robust_action(pred, float(problem.theory_eps(setting.eta_val, setting.bound)))
+    if policy == "robust_tuned":
+        return problem.robust_action(pred, tune_eps(setting))
+    if policy == "ric_h":
+        if problem.key != "posted_pricing":
+            raise ValueError(f"policy: 'ric_h' is for posted pricing only; allowed for {problem.key}: "
+                             f"{', '.join(p for p in POLICIES if p != 'ric_h')}")
+        ric = RicH().fit(setting.pred_train, setting.s_train, setting.pred_val, setting.s_val)
+        return ric.predict(pred)
+    raise ValueError(f"policy: {policy!r} is not an option; allowed {', '.join(POLICIES)}")
+
+
+def policies_for(problem: DecisionProblem) -> tuple[str, ...]:
+    return POLICIES if problem.key == "posted_pricing" else POLICIES[:-1]
+
+
+def average_excess(setting: Setting, policy: str, eps: float = 0.0) -> tuple[float, float]:
+    """Mean excess loss on the test split and its standard error."""
+    losses = setting.problem.excess_loss(policy_actions(setting, policy, eps), setting.s_test)
+    return float(losses.mean()), float(losses.std(ddof=1) / np.sqrt(losses.size))
+
+
+def loss_against_eps(setting: Setting, grid: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Average test excess loss of the robust policy for each radius in ``grid``."""
+    grid = eps_grid(setting) if grid is None else np.asarray(grid, dtype=float)
+    problem = setting.problem
+    return grid, np.array([problem.excess_loss(problem.robust_action(setting.pred_test, e), setting.s_test).mean()
+                           for e in grid])

@@ -1,0 +1,54 @@
+"""RIC-h, Medina & Vassilvitskii (NIPS 2017): reserve prices from clusters of a bid predictor.
+
+Their algorithm sorts the sample by the predictor's output h(x), partitions it into k clusters
+and posts, in each cluster, the reserve that maximises the empirical revenue of that cluster. We
+could not read their paper's exact clustering objective, so this is our reading of it: clusters
+are 1-D k-means on h (scikit-learn's KMeans, which on a line gives contiguous intervals), the
+reserve is the best of the cluster's observed values, and k is chosen from {1, 2, 4, ..., 64} on
+a validation split. A test point takes the reserve of the cluster whose centre is nearest.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def best_reserve(values: np.ndarray) -> float:
+    """argmax_r r * #{v >= r} over the observed values (the empirical revenue maximiser)."""
+    v = np.sort(np.asarray(values, dtype=float))[::-1]
+    revenue = v * np.arange(1, v.size + 1)
+    return float(v[int(np.argmax(revenue))])
+
+
+class RicH:
+    def __init__(self, ks=(1, 2, 4, 8, 16, 32, 64), seed: int = 0):
+        self.ks, self.seed = tuple(ks), seed
+
+    def _fit_k(self, h: np.ndarray, v: np.ndarray, k: int):
+        from sklearn.cluster import KMeans
+
+        k = min(k, np.unique(h).size)
+        km = KMeans(n_clusters=k, n_init=3, random_state=self.seed).fit(h[:, None])
+        centres = km.cluster_centers_[:, 0]
+        reserves = np.array([best_reserve(v[km.labels_ == j]) for j in range(k)])
+        order = np.argsort(centres)
+        return centres[order], reserves[order]
+
+    def fit(self, h_train, v_train, h_val, v_val) -> "RicH":
+        h_train, v_train = np.asarray(h_train, float), np.asarray(v_train, float)
+        best = None
+        for k in self.ks:
+            centres, reserves = self._fit_k(h_train, v_train, k)
+            prices = self._lookup(centres, reserves, np.asarray(h_val, float))
+            revenue = np.mean(np.where(v_val >= prices, prices, 0.0))
+            if best is None or revenue > best[0]:
+                best = (revenue, k, centres, reserves)
+        _, self.k_, self.centres_, self.reserves_ = best
+        return self
+
+    @staticmethod
+    def _lookup(centres, reserves, h):
+        return reserves[np.abs(h[:, None] - centres[None, :]).argmin(axis=1)]
+
+    def predict(self, h) -> np.ndarray:
+        return self._lookup(self.centres_, self.reserves_, np.asarray(h, float))
