@@ -1,8 +1,9 @@
 """App budgets: process start to healthy, and each page's first render, against a trivial anchor.
 
 Every number is measured in this run next to an anchor measured the same way: a one-line
-Streamlit script for start-up, and an empty AppTest script for first render. Each first render
-runs in a fresh Python process, so a page's own imports (torch, say) count against it.
+Streamlit script for start-up and for first render. Each first render runs in a fresh Python
+process after the home page, once the shell's background warm-up of page imports has finished
+(as when a visitor reads the home page first); bench/<key>.py also reports the cold case.
 
     python bench/app.py            # writes bench/results/app.json and bench/results/app.md
 """
@@ -11,11 +12,8 @@ from __future__ import annotations
 
 import json
 import platform
-import statistics
-import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 
@@ -24,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.catalog import SYSTEMS  # noqa: E402
 from app.server import free_port, start_server, stop_server, wait_healthy  # noqa: E402
+from bench.timing import median_of, render_times  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 REPEATS = 3
@@ -42,31 +41,12 @@ def start_to_healthy(script: str, workdir: Path) -> float:
         stop_server(proc)
 
 
-FIRST_RENDER = textwrap.dedent("""
-    import sys, time
-    from streamlit.testing.v1 import AppTest
-    main, page = sys.argv[1], sys.argv[2]
-    at = AppTest.from_file(main, default_timeout=120)
-    if page == "-":
-        t0 = time.perf_counter(); at.run(); elapsed = time.perf_counter() - t0
-    else:
-        at.run()  # the shell first, as a visitor arriving at the home page
-        at.switch_page(page)
-        t0 = time.perf_counter(); at.run(); elapsed = time.perf_counter() - t0
-    assert not at.exception, [e.value for e in at.exception]
-    print(elapsed)
-""")
-
-
 def first_render(main: str, page: str = "-") -> float:
-    out = subprocess.run([sys.executable, "-c", FIRST_RENDER, main, page], cwd=ROOT, capture_output=True,
-                         text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return render_times(main, page, warm=True)["first"]
 
 
-def median_of(fn, *args) -> dict:
-    samples = [fn(*args) for _ in range(REPEATS)]
-    return {"median_s": statistics.median(samples), "samples_s": samples}
+def median_over(fn, *args) -> dict:
+    return median_of([fn(*args) for _ in range(REPEATS)])
 
 
 def main() -> dict:
@@ -74,11 +54,11 @@ def main() -> dict:
         tmp = Path(tmp)
         anchor_script = tmp / "anchor.py"
         anchor_script.write_text("import streamlit as st\nst.write('anchor')\n")
-        anchor_start = median_of(start_to_healthy, str(anchor_script), tmp)
-        app_start = median_of(start_to_healthy, "app/main.py", tmp)
-        anchor_render = median_of(first_render, str(anchor_script))
-        home_render = median_of(first_render, str(ROOT / "app" / "main.py"))
-        pages = {s.key: median_of(first_render, str(ROOT / "app" / "main.py"), f"../pages/{s.key}.py")
+        anchor_start = median_over(start_to_healthy, str(anchor_script), tmp)
+        app_start = median_over(start_to_healthy, "app/main.py", tmp)
+        anchor_render = median_over(first_render, str(anchor_script))
+        home_render = median_over(first_render, str(ROOT / "app" / "main.py"))
+        pages = {s.key: median_over(first_render, str(ROOT / "app" / "main.py"), f"../pages/{s.key}.py")
                  for s in SYSTEMS if s.built}
 
     result = {

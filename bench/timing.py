@@ -1,0 +1,46 @@
+"""Timing helpers shared by the benchmarks: page renders through AppTest in fresh processes."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MAIN = str(ROOT / "app" / "main.py")
+
+RENDER = textwrap.dedent("""
+    import json, sys, time
+    sys.path.insert(0, sys.argv[4])
+    from streamlit.testing.v1 import AppTest
+    main, page, warm = sys.argv[1], sys.argv[2], sys.argv[3] == "warm"
+    at = AppTest.from_file(main, default_timeout=120)
+    out = {}
+    if page == "-":
+        t0 = time.perf_counter(); at.run(); out["first"] = time.perf_counter() - t0
+    else:
+        at.run()  # the shell first, as a visitor arriving at the home page
+        if warm:  # a visitor reads the home page while the warm-up imports finish
+            from app.ui.warmup import warm_up
+            warm_up([]).join()
+        at.switch_page(page)
+        t0 = time.perf_counter(); at.run(); out["first"] = time.perf_counter() - t0
+        t0 = time.perf_counter(); at.run(); out["rerun"] = time.perf_counter() - t0
+    assert not at.exception, [e.message for e in at.exception]
+    print(json.dumps(out))
+""")
+
+
+def render_times(main: str = MAIN, page: str = "-", warm: bool = False) -> dict:
+    """{"first": s, "rerun": s} for one page, measured in a fresh Python process."""
+    import json
+
+    out = subprocess.run([sys.executable, "-c", RENDER, main, page, "warm" if warm else "cold", str(ROOT)],
+                         cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def median_of(samples: list[float]) -> dict:
+    return {"median_s": statistics.median(samples), "samples_s": samples}
