@@ -103,7 +103,7 @@ def make_setting(config: SettingConfig, seed: int = 0, problem: DecisionProblem 
     d = config.n_features
     weights = rng.dirichlet(np.ones(d))
     low, high = problem.state_domain()
-    state_max = min(high, hi + 4.0 * max(config.noise, 1e-12) + lo)
+    state_max = min(high, hi + 4.0 * config.noise)  # B before drawing; raised to the largest drawn state below
 
     def draw(n):
         x = rng.random((n, d))
