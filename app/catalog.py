@@ -90,7 +90,8 @@ SYSTEMS = (
            "turns the reward update into a convex interpolation towards a target reward."),
     System("tikhonov_gnn", "Interpretable Tikhonov GNN layer", THEMES[3],
            r"$R = (p(L)+Q)^{-1}Q$ solves a graph Tikhonov problem exactly; the learned node scores $q$ and "
-           r"polynomial $p$ are the explanation."),
+           r"polynomial $p$ are the explanation.",
+           page="pages.tikhonov_gnn", warm=("torch", "networkx", "sklearn.model_selection", "core.tikhonov_gnn")),
     System("grace", "GRACE concept decompositions", THEMES[4],
            "Concepts learned globally over the feature space, preserving sample geometry, decompose "
            "vision-language embeddings the way people describe them."),

@@ -1,6 +1,7 @@
 """The home page in headless Chromium against a real server; saves the README's screenshot."""
 
 import pytest
+from playwright.sync_api import expect
 
 from app.catalog import SYSTEMS, THEMES
 from app.server import ROOT
@@ -53,8 +54,7 @@ def test_built_pages_open_from_their_card(app_url, browser_page):
         page.goto(app_url, wait_until="domcontentloaded")
         page.get_by_role("heading", name="Paperlab").first.wait_for(timeout=30_000)
         links = page.locator('a[data-testid="stPageLink-NavLink"]')
-        links.first.wait_for(timeout=30_000)
-        assert links.count() == len(built)
+        expect(links).to_have_count(len(built), timeout=30_000)  # cards stream in; wait for all
         link = links.filter(has_text="Open").and_(page.locator(f'[href="{system.key}"]'))
         link.click()
         page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)

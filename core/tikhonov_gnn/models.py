@@ -1,0 +1,112 @@
+"""Graph and node classifiers: the Tikhonov model, and GCN and GIN baselines (dense, plain torch).
+
+All three read padded batches (features, adjacency, mask). Graph tasks pool by summing over real
+nodes (GIN concatenates the sums of every layer, as Xu et al. do); node tasks classify each node.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from core.tikhonov_gnn.layer import TikhonovLayer
+
+
+def mlp(sizes, dropout=0.0, act=nn.ReLU) -> nn.Sequential:
+    layers = []
+    for a, b in zip(sizes[:-1], sizes[1:]):
+        layers += [nn.Linear(a, b), act(), nn.Dropout(dropout)]
+    return nn.Sequential(*layers[:-2])  # no activation after the last layer
+
+
+def pool(h, mask):
+    return (h * mask[..., None]).sum(-2)
+
+
+class TikhonovClassifier(nn.Module):
+    """MLP encoder -> Tikhonov layer(s) -> sum pooling (graph tasks) or a per-node head.
+
+    The Q-network of each layer reads the raw node features and the adjacency; the propagated
+    features are the encoder's output, and the readout sees only what the layers propagated, so
+    (q, p) alone decide how node information reaches the prediction. SiLU throughout: with ReLU,
+    some seeds lost every unit early (a constant output at chance accuracy).
+    """
+
+    def __init__(self, in_dim, n_classes, task, hidden=32, layers=1, degree=4, q_hops=2, eps=1e-3, solver="dense",
+                 dropout=0.0):
+        super().__init__()
+        self.task = task
+        self.encode = mlp([in_dim, hidden, hidden], act=nn.SiLU)
+        self.layers = nn.ModuleList(TikhonovLayer(hidden, in_dim, degree, hidden, q_hops, eps, solver)
+                                    for _ in range(layers))
+        self.mix = nn.ModuleList(nn.Linear(hidden, hidden) for _ in range(layers))
+        self.head = mlp([hidden, hidden, n_classes], dropout, act=nn.SiLU)
+
+    def forward(self, x, adjacency, mask, return_q=False):
+        h = F.silu(self.encode(x))
+        qs = []
+        for layer, mix in zip(self.layers, self.mix):
+            z, q = layer(h, x, adjacency, mask)
+            h = F.silu(mix(z))
+            qs.append(q)
+        out = self.head(pool(h, mask) if self.task == "graph" else h)
+        return (out, qs) if return_q else out
+
+
+def gcn_adjacency(adjacency, mask):
+    """D~^-1/2 (A + I) D~^-1/2 on real nodes (Kipf & Welling's renormalisation)."""
+    eye = torch.diag_embed(mask.to(adjacency.dtype))
+    a = adjacency + eye
+    inv_sqrt = a.sum(-1).clamp_min(1e-12).rsqrt() * mask
+    return inv_sqrt[..., :, None] * a * inv_sqrt[..., None, :]
+
+
+class GCN(nn.Module):
+    def __init__(self, in_dim, n_classes, task, hidden=32, layers=3, dropout=0.0):
+        super().__init__()
+        self.task = task
+        dims = [in_dim] + [hidden] * layers
+        self.convs = nn.ModuleList(nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))
+        self.head = mlp([hidden, hidden, n_classes], dropout)
+
+    def forward(self, x, adjacency, mask):
+        a = gcn_adjacency(adjacency, mask)
+        h = x
+        for conv in self.convs:
+            h = F.relu(a @ conv(h))
+        return self.head(pool(h, mask) if self.task == "graph" else h)
+
+
+class GIN(nn.Module):
+    def __init__(self, in_dim, n_classes, task, hidden=32, layers=3, dropout=0.0):
+        super().__init__()
+        self.task = task
+        dims = [in_dim] + [hidden] * layers
+        self.nets = nn.ModuleList(nn.Sequential(nn.Linear(a, b), nn.BatchNorm1d(b), nn.ReLU(), nn.Linear(b, b), nn.ReLU())
+                                  for a, b in zip(dims[:-1], dims[1:]))
+        self.eps = nn.Parameter(torch.zeros(layers))
+        self.head = mlp([in_dim + hidden * layers, hidden, n_classes], dropout) if task == "graph" else \
+            mlp([hidden, hidden, n_classes], dropout)
+
+    def forward(self, x, adjacency, mask):
+        h, readouts = x, [pool(x, mask)]
+        for eps, net in zip(self.eps, self.nets):
+            z = (1 + eps) * h + adjacency @ h
+            b, n, f = z.shape
+            flat = z.reshape(b * n, f)
+            real = mask.reshape(-1)
+            out = torch.zeros(b * n, net[0].out_features, dtype=z.dtype)
+            out[real] = net(flat[real])  # batch norm over real nodes only
+            h = out.reshape(b, n, -1)
+            readouts.append(pool(h, mask))
+        return self.head(torch.cat(readouts, -1) if self.task == "graph" else h)
+
+
+def build_model(name: str, in_dim: int, n_classes: int, task: str, config) -> nn.Module:
+    if name == "tikhonov":
+        return TikhonovClassifier(in_dim, n_classes, task, config.hidden, config.layers, config.degree, config.q_hops,
+                                  config.eps_q, config.solver, config.dropout)
+    if name == "gcn":
+        return GCN(in_dim, n_classes, task, config.hidden, config.baseline_layers, config.dropout)
+    return GIN(in_dim, n_classes, task, config.hidden, config.baseline_layers, config.dropout)

@@ -1,0 +1,175 @@
+"""The Tikhonov GNN layer: inspect the learned node scores q and the response p, or train live."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from app.catalog import BY_KEY
+from app.ui.controls import bound, seed_input
+from app.ui.export import export_buttons
+from app.ui.live import live_panel
+from app.ui.plots import COLORS, show
+from core.tikhonov_gnn import DATASETS, explain, load_dataset, recommended_config, train
+from core.tikhonov_gnn.ship import SEED as SHIPPED_SEED
+from core.tikhonov_gnn.ship import shipped
+
+SYSTEM = BY_KEY["tikhonov_gnn"]
+LABELS = {"mutag": "MUTAG (molecules)", "motifs": "Planted motifs (house vs 5-cycle)",
+          "planted_feature": "Class in one node's own feature", "sbm_homophilic": "SBM, homophilic (node task)",
+          "sbm_heterophilic": "SBM, heterophilic (node task)"}
+
+
+@st.cache_resource(show_spinner=False)
+def cached_dataset(name: str, seed: int):
+    return load_dataset(name, seed=seed)
+
+
+@st.cache_resource(show_spinner=False)
+def cached_shipped(name: str):
+    return shipped(name)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def cached_layout(adjacency_bytes: bytes, n: int, seed: int):
+    adj = np.frombuffer(adjacency_bytes, dtype=float).reshape(n, n)
+    pos = nx.kamada_kawai_layout(nx.from_numpy_array(adj)) if n <= 80 else nx.spring_layout(nx.from_numpy_array(adj), seed=seed)
+    return np.array([pos[i] for i in range(n)])
+
+
+def render() -> None:
+    st.title(SYSTEM.title)
+    st.markdown(SYSTEM.claim)
+
+    c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
+    with c1:
+        name = bound(st.selectbox, "Dataset", key="dataset", options=list(DATASETS), format_func=LABELS.get)
+    with c2:
+        source = bound(st.segmented_control, "Model", key="model", options=["shipped", "live"], default="shipped",
+                       format_func={"shipped": "Shipped checkpoint", "live": "Train live"}.get,
+                       help="The shipped model opens instantly; 'Train live' trains a fresh one here.")
+    dataset = cached_dataset(name, SHIPPED_SEED)
+    with c3:
+        index = bound(st.number_input, "Graph", key="graph", min_value=0, max_value=len(dataset.graphs) - 1, value=0,
+                      step=1, help=f"which of the {len(dataset.graphs)} graphs to explain")
+    with c4:
+        seed = seed_input()
+
+    ship = cached_shipped(name)
+    model, accuracy = None, {}
+    if ship is not None:
+        model, _, meta = ship
+        accuracy = {f"{k} (shipped)": v for k, v in meta["accuracy"].items()}
+    if source == "live":
+        config = recommended_config(name)
+        run = live_panel(f"tikhonov_gnn:{name}", train, {"config": config, "dataset": dataset, "seed": int(seed)},
+                         start_label="Train the Tikhonov model")
+        if run is not None and run.result is not None:
+            model = run.result.model
+            accuracy["tikhonov (live)"] = run.result.final_test_accuracy
+        elif ship is not None:
+            st.caption("Showing the shipped model until the live run finishes.")
+    if model is None:
+        st.error("No model yet: train one live, or regenerate the shipped ones with "
+                 "`python -m core.tikhonov_gnn.ship`.")
+        return
+
+    graph = dataset.graphs[int(index)]
+    e = explain(model, graph)
+    left, right = st.columns([1.15, 1])
+    with left:
+        pos = cached_layout(graph.adjacency.astype(float).tobytes(), graph.n_nodes, int(seed))
+        show(graph_figure(graph, pos, e.q, dataset), key="chart-graph")
+    with right:
+        show(response_figure(e), key="chart-p")
+        st.markdown(
+            "**What you are seeing.** Left: the graph, each node coloured by its learned score qᵢ (log "
+            "scale). A large qᵢ keeps node i's own features; a small one lets the graph overwrite them. "
+            + ("Ringed nodes are the ground-truth explanation. " if graph.truth is not None else "")
+            + f"Right: the learned p(λ) on [0, 2] with this graph's Laplacian eigenvalues marked. The layer "
+            f"passes a frequency λ with gain q/(p(λ)+q): here p is **{e.kind}**"
+            + (" (smallest near λ = 0: smooth signals pass)." if e.kind == "low-pass" else
+               " (smallest near λ = 2: oscillating signals pass)." if e.kind == "high-pass" else ".")
+            + (" On this graph q is nearly uniform: the prediction rests on p, not on particular nodes."
+               if e.q.max() < 1.05 * e.q.min() else ""))
+
+    left, right = st.columns([1, 1])
+    with left:
+        show(operator_figure(e, graph), key="chart-R")
+    with right:
+        st.subheader("Accuracy on held-out graphs", divider="gray")
+        table = pd.DataFrame([{"model": k, "accuracy": v} for k, v in accuracy.items()])
+        st.dataframe(table, hide_index=True, column_config={"accuracy": st.column_config.ProgressColumn(
+            "accuracy", min_value=0.0, max_value=1.0, format="%.3f")})
+        st.caption("Same seeded 80/20 split for the three shipped models. 10-fold cross-validation on "
+                   "MUTAG is in bench/results/tikhonov_gnn.json.")
+        order = np.argsort(-e.q)[:8]
+        st.markdown("**Highest q** (node: q): " + ", ".join(f"{i}: {e.q[i]:.3g}" for i in order))
+
+    with st.expander("Details: configuration, explanation and export"):
+        st.json({"dataset": name, "task": dataset.task, "graph": int(index), "nodes": graph.n_nodes,
+                 "filter": e.kind, "p monomial coefficients": np.round(e.poly_coeffs, 4).tolist(),
+                 "config": recommended_config(name).to_dict()})
+        export_buttons(e, f"tikhonov_gnn-{name}-graph{int(index)}", key="explanation-export")
+
+
+def graph_figure(graph, pos, q, dataset) -> go.Figure:
+    fig = go.Figure()
+    u, v = np.nonzero(np.triu(graph.adjacency))
+    xs = np.column_stack([pos[u, 0], pos[v, 0], np.full(u.size, np.nan)]).ravel()
+    ys = np.column_stack([pos[u, 1], pos[v, 1], np.full(u.size, np.nan)]).ravel()
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="#BBBBBB", width=1.2), hoverinfo="skip",
+                             showlegend=False))
+    truth = graph.truth if graph.truth is not None else np.zeros(graph.n_nodes, dtype=bool)
+    labels = graph.label if dataset.task == "node" else None
+    hover = [f"node {i}<br>q = {q[i]:.3g}" + (f"<br>class {labels[i]}" if labels is not None else "")
+             + ("<br>ground truth" if truth[i] else "") for i in range(graph.n_nodes)]
+    fig.add_trace(go.Scatter(
+        x=pos[:, 0], y=pos[:, 1], mode="markers", hovertext=hover, hoverinfo="text", showlegend=False,
+        marker=dict(size=np.where(truth, 17, 13), color=np.log10(q), colorscale="Viridis", **colour_range(q),
+                    colorbar=dict(title="log10 q", thickness=12),
+                    symbol=[("square" if labels is not None and labels[i] else "circle") for i in range(graph.n_nodes)],
+                    line=dict(color=np.where(truth, "#D55E00", "#FFFFFF"), width=np.where(truth, 3.5, 1)))))
+    title = f"Graph {graph.n_nodes} nodes, label: {dataset.class_names[graph.label]}" if dataset.task == "graph" \
+        else "Graph (circles: block 0, squares: block 1)"
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False, scaleanchor="x")
+    fig.update_layout(title=title, height=460, hovermode="closest")
+    return fig
+
+
+def colour_range(q) -> dict:
+    """At least one decade of colour, so a nearly uniform q reads as one colour, not as noise."""
+    lo, hi = float(np.log10(q.min())), float(np.log10(q.max()))
+    mid = (lo + hi) / 2
+    return dict(cmin=min(lo, mid - 0.5), cmax=max(hi, mid + 0.5))
+
+
+def response_figure(e) -> go.Figure:
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=e.lam, y=e.p, mode="lines", name="p(λ)", line=dict(color=COLORS[0], width=3)))
+    top = float(e.p.max()) * 1.05 + 1e-9
+    fig.add_trace(go.Scatter(x=np.repeat(e.eigenvalues, 3), y=np.tile([0, top * 0.08, np.nan], e.eigenvalues.size),
+                             mode="lines", name="eigenvalues of L", line=dict(color=COLORS[3], width=1.5)))
+    fig.update_layout(title=f"Learned response p(λ): {e.kind}", xaxis_title="λ (graph frequency)",
+                      yaxis_title="p(λ)", height=360, hovermode="x", yaxis=dict(range=[0, top]))
+    return fig
+
+
+def operator_figure(e, graph) -> go.Figure:
+    order = np.argsort(~graph.truth) if graph.truth is not None else np.arange(graph.n_nodes)
+    R = e.operator[np.ix_(order, order)]
+    fig = go.Figure(go.Heatmap(z=R, colorscale="Blues", colorbar=dict(title="R_ij", thickness=12),
+                               x=[str(i) for i in order], y=[str(i) for i in order]))
+    fig.update_yaxes(autorange="reversed", title="output node i")
+    fig.update_xaxes(title="input node j")
+    note = " (ground-truth nodes first)" if graph.truth is not None else ""
+    fig.update_layout(title=f"Propagation R = (p(L)+Q)⁻¹Q{note}", height=460)
+    return fig
+
+
+if __name__ == "__main__":
+    render()

@@ -1,0 +1,106 @@
+"""Training, cross-validation, checkpoints and the layer inside a padded batch."""
+
+import numpy as np
+import pytest
+import torch
+
+from core.common.progress import ProgressLog
+from core.tikhonov_gnn.data import Dataset, Graph, load_dataset
+from core.tikhonov_gnn.explain import explain
+from core.tikhonov_gnn.models import build_model
+from core.tikhonov_gnn.operator import bernstein_to_monomial, normalized_laplacian, tikhonov_operator
+from core.tikhonov_gnn.training import TikhonovConfig, collate, cross_validate, load_model, save_model, train
+
+FAST = dict(epochs=3, hidden=8)
+
+
+def small(name="planted_feature", n=40):
+    d = load_dataset(name)
+    return Dataset(d.name, d.graphs[:n], d.n_classes, d.task, d.class_names)
+
+
+def test_padding_does_not_change_a_graphs_output():
+    d = load_dataset("mutag")
+    torch.manual_seed(0)
+    model = build_model("tikhonov", 7, 2, "graph", TikhonovConfig()).eval()
+    sizes = [g.n_nodes for g in d.graphs]
+    small_i, big_i = int(np.argmin(sizes)), int(np.argmax(sizes))
+    alone = collate(d, [small_i])
+    together = collate(d, [small_i, big_i])
+    with torch.no_grad():
+        a = model(alone.x, alone.adjacency, alone.mask)
+        b = model(together.x, together.adjacency, together.mask)
+    assert torch.allclose(a[0], b[0], atol=1e-5)
+
+
+def test_explanation_operator_is_the_numpy_operator_with_the_learned_q_and_p():
+    d = small()
+    result = train(TikhonovConfig(**FAST), d, seed=0)
+    g = d.graphs[0]
+    e = explain(result.model, g)
+    R = tikhonov_operator(normalized_laplacian(g.adjacency), e.q, e.poly_coeffs)
+    np.testing.assert_allclose(e.operator, R, atol=1e-4)
+    assert (e.q > 0).all() and e.p.min() >= 0 and e.kind in {"low-pass", "high-pass", "band-pass", "all-pass"}
+    np.testing.assert_allclose(e.poly_coeffs, bernstein_to_monomial(result.model.layers[0].theta.detach().numpy()),
+                               rtol=1e-5)
+
+
+@pytest.mark.parametrize("model", ["tikhonov", "gcn", "gin"])
+def test_train_is_deterministic_and_stops_when_asked(model):
+    d = small()
+    log = ProgressLog(stop_after=2)
+    a = train(TikhonovConfig(model=model, **FAST), d, seed=4, progress=log)
+    assert log.steps == [1, 2] and log.totals == [3, 3] and a.epoch.tolist() == [1, 2]
+    assert set(log.metrics[0]) == {"loss", "train accuracy", "test accuracy"}
+    b = train(TikhonovConfig(model=model, **FAST), d, seed=4, progress=ProgressLog(stop_after=2))
+    np.testing.assert_array_equal(a.loss, b.loss)
+
+
+def test_cross_validate_reports_every_fold():
+    out = cross_validate(TikhonovConfig(model="gcn", **FAST), small(), folds=4, seed=0)
+    assert len(out["fold_accuracies"]) == 4
+    assert out["mean"] == pytest.approx(np.mean(out["fold_accuracies"]))
+    assert out["std"] == pytest.approx(np.std(out["fold_accuracies"]))
+
+
+def test_checkpoint_round_trip_predicts_the_same(tmp_path):
+    d = small()
+    result = train(TikhonovConfig(**FAST), d, seed=1)
+    save_model(result, tmp_path / "ckpt", {"note": "test"})
+    model, config, meta = load_model(tmp_path / "ckpt", d)
+    batch = collate(d, range(10))
+    with torch.no_grad():
+        assert torch.allclose(model(batch.x, batch.adjacency, batch.mask),
+                              result.model.eval()(batch.x, batch.adjacency, batch.mask), atol=1e-6)
+    assert config == result.config and meta["note"] == "test" and meta["dataset"] == "planted_feature"
+
+
+def test_empty_graphs_are_refused():
+    empty = Graph(np.zeros((0, 0)), np.zeros((0, 2), dtype=np.float32), 0)
+    d = Dataset("x", [empty], 2, "graph")
+    with pytest.raises(ValueError, match="^dataset: contains an empty graph"):
+        train(TikhonovConfig(**FAST), d)
+    model = small() and train(TikhonovConfig(**FAST), small(), seed=0).model
+    with pytest.raises(ValueError, match="^graph: it has no nodes"):
+        explain(model, empty)
+
+
+def test_config_validates():
+    with pytest.raises(ValueError, match="^model: 'gat' is not an option; allowed 'tikhonov', 'gcn', 'gin'$"):
+        TikhonovConfig(model="gat")
+    with pytest.raises(ValueError, match=r"^degree: 0 is out of range; allowed integers in \[1, 10\]$"):
+        TikhonovConfig(degree=0)
+
+
+@pytest.mark.parametrize("name", ["mutag", "motifs", "planted_feature", "sbm_homophilic", "sbm_heterophilic"])
+def test_shipped_checkpoints_are_small_and_their_accuracy_is_what_they_say(name):
+    from core.tikhonov_gnn.ship import ASSETS, shipped
+    from core.tikhonov_gnn.training import accuracy, holdout_split
+
+    assert sum(f.stat().st_size for f in (ASSETS / name).iterdir()) < 2 * 1024 * 1024
+    model, config, meta = shipped(name)
+    data = load_dataset(name, seed=meta["seed"])
+    _, test_index = holdout_split(data, config.test_fraction, meta["seed"])
+    assert sorted(meta["test_index"]) == sorted(test_index.tolist())
+    assert accuracy(model, data, test_index) == pytest.approx(meta["accuracy"]["tikhonov"], abs=1e-6)
+    assert set(meta["accuracy"]) == {"tikhonov", "gcn", "gin"}
