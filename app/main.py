@@ -22,7 +22,6 @@ from app.ui.pages import page_for  # noqa: E402
 from app.ui.warmup import warm_up  # noqa: E402
 
 st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
-warm_up(module for s in SYSTEMS if s.built for module in s.warm)
 
 system_pages = {s.key: page_for(s) for s in SYSTEMS if s.built}
 home_page = st.Page(home.page(system_pages), title="Home", icon=":material/home:", url_path="home", default=True)
@@ -32,4 +31,7 @@ for theme, systems in by_theme().items():
     if built:
         sections[theme] = built
 
-st.navigation(sections).run()
+try:
+    st.navigation(sections).run()
+finally:  # after the page is drawn, so the warm-up never competes with the first view
+    warm_up(module for s in SYSTEMS if s.built for module in s.warm)
