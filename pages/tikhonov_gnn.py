@@ -46,7 +46,9 @@ def render() -> None:
 
     c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
     with c1:
-        name = bound(st.selectbox, "Dataset", key="dataset", options=list(DATASETS), format_func=LABELS.get)
+        # Planted motifs first: the one whose explanation can be checked against a ground truth.
+        options = ["motifs"] + [d for d in DATASETS if d != "motifs"]
+        name = bound(st.selectbox, "Dataset", key="dataset", options=options, format_func=LABELS.get)
     with c2:
         source = bound(st.segmented_control, "Model", key="model", options=["shipped", "live"], default="shipped",
                        format_func={"shipped": "Shipped checkpoint", "live": "Train live"}.get,
