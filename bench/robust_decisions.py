@@ -10,21 +10,20 @@
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.timing import MAIN, median_of, render_times  # noqa: E402
+from bench.report import write_results  # noqa: E402
+from bench.timing import MAIN, median_of  # noqa: E402
+from bench.timing import page_timings as page_timings_of  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
 from core.common.results import result_to_dict  # noqa: E402
 from core.robust_decisions import ERROR_LAWS, POLICY_LABELS, PROBLEMS, RateConfig, rate_experiment  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results"
 PAGE = "../pages/robust_decisions.py"
 REPEATS = 3
 SCALE = dict(n_points=10, replicates=5, n_test=50_000, eta_min=0.001, eta_max=0.3)
@@ -64,21 +63,12 @@ def slider_update() -> float:
 
 
 def page_timings() -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        anchor = Path(tmp) / "anchor.py"
-        anchor.write_text("import streamlit as st\nst.write('anchor')\n")
-        anchor_first = median_of([render_times(str(anchor))["first"] for _ in range(REPEATS)])
-    cold = median_of([render_times(MAIN, PAGE, warm=False)["first"] for _ in range(REPEATS)])
-    warm = [render_times(MAIN, PAGE, warm=True) for _ in range(REPEATS)]
-    first = median_of([w["first"] for w in warm])
-    rerun = median_of([w["rerun"] for w in warm])
+    timings = page_timings_of(PAGE, REPEATS)
     slider = median_of([slider_update() for _ in range(REPEATS)])
-    ratio = lambda m: m["median_s"] / anchor_first["median_s"]  # noqa: E731
-    return {"anchor_first_render": anchor_first,
-            "first_view_warm": {**first, "ratio_to_anchor": ratio(first), "budget_s": 1.0},
-            "first_view_cold": {**cold, "ratio_to_anchor": ratio(cold), "budget_s": 2.0},
-            "rerun": {**rerun, "ratio_to_anchor": ratio(rerun)},
-            "eps_slider_update": {**slider, "ratio_to_anchor": ratio(slider), "budget_s": 0.3}}
+    anchor = timings["anchor_first_render"]["median_s"]
+    timings["first_view_warm"]["budget_s"], timings["first_view_cold"]["budget_s"] = 1.0, 2.0
+    timings["eps_slider_update"] = {**slider, "ratio_to_anchor": slider["median_s"] / anchor, "budget_s": 0.3}
+    return timings
 
 
 def table(result: dict) -> str:
@@ -95,7 +85,7 @@ def table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> dict:
+def main() -> int:
     t0 = time.perf_counter()
     result = {"scale": SCALE, "seed": 1, "rates": rates(), "page": page_timings()}
     result["seconds"] = time.perf_counter() - t0
@@ -108,13 +98,8 @@ def main() -> dict:
         "first_view_under_1s": result["page"]["first_view_warm"]["median_s"] < 1.0,
         "slider_update_under_300ms": result["page"]["eps_slider_update"]["median_s"] < 0.3,
     }
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "robust_decisions.json").write_text(json.dumps(result, indent=2) + "\n")
-    (RESULTS / "robust_decisions.md").write_text(table(result))
-    print(table(result))
-    print(json.dumps(result["checks"], indent=2))
-    return result
+    return write_results("robust_decisions", result, table(result))
 
 
 if __name__ == "__main__":
-    sys.exit(0 if all(main()["checks"].values()) else 1)
+    sys.exit(main())

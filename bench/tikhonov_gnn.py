@@ -6,9 +6,7 @@ filter shapes on the SBM tasks, shipped checkpoint sizes, and the page's timings
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -17,13 +15,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.timing import MAIN, median_of, render_times  # noqa: E402
+from bench.report import write_results  # noqa: E402
+from bench.timing import page_timings  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
 from core.tikhonov_gnn import (MODELS, cross_validate, explain, explanation_auroc, load_dataset,  # noqa: E402
                                recommended_config, train)
 from core.tikhonov_gnn.ship import ASSETS  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results"
 PAGE = "../pages/tikhonov_gnn.py"
 SEEDS = (0, 1, 2, 3, 4)
 
@@ -62,21 +60,6 @@ def filter_shapes(name: str) -> dict:
     return {"runs": rows}
 
 
-def page_timings() -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        anchor = Path(tmp) / "anchor.py"
-        anchor.write_text("import streamlit as st\nst.write('anchor')\n")
-        anchor_first = median_of([render_times(str(anchor))["first"] for _ in range(3)])
-    cold = median_of([render_times(MAIN, PAGE, warm=False)["first"] for _ in range(3)])
-    warm = [render_times(MAIN, PAGE, warm=True) for _ in range(3)]
-    ratio = lambda m: m["median_s"] / anchor_first["median_s"]  # noqa: E731
-    first, rerun = median_of([w["first"] for w in warm]), median_of([w["rerun"] for w in warm])
-    return {"anchor_first_render": anchor_first,
-            "first_view_warm": {**first, "ratio_to_anchor": ratio(first), "budget_s": 2.0},
-            "first_view_cold": {**cold, "ratio_to_anchor": ratio(cold)},
-            "rerun": {**rerun, "ratio_to_anchor": ratio(rerun)}}
-
-
 def table(r: dict) -> str:
     lines = ["| MUTAG, 10-fold | mean | std | seconds |", "|---|---|---|---|"]
     lines += [f"| {m} | {v['mean']:.3f} | {v['std']:.3f} | {v['seconds']:.0f} |" for m, v in r["mutag_10fold"].items()]
@@ -95,13 +78,13 @@ def table(r: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> dict:
+def main() -> int:
     t0 = time.perf_counter()
     r = {"mutag_10fold": mutag_cv(),
          "explanations": {name: explanation_quality(name) for name in ("motifs", "planted_feature")},
          "filters": {name: filter_shapes(name) for name in ("sbm_homophilic", "sbm_heterophilic")},
          "checkpoint_bytes": {p.name: sum(f.stat().st_size for f in p.iterdir()) for p in sorted(ASSETS.iterdir())},
-         "page": page_timings()}
+         "page": page_timings(PAGE)}
     r["seconds"] = time.perf_counter() - t0
     cv = r["mutag_10fold"]
     r["checks"] = {
@@ -112,13 +95,8 @@ def main() -> dict:
         "checkpoints_under_2MB": all(v < 2 * 1024 * 1024 for v in r["checkpoint_bytes"].values()),
         "first_view_under_2s": r["page"]["first_view_warm"]["median_s"] < 2.0,
     }
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "tikhonov_gnn.json").write_text(json.dumps(r, indent=2) + "\n")
-    (RESULTS / "tikhonov_gnn.md").write_text(table(r))
-    print(table(r))
-    print(json.dumps(r["checks"], indent=2))
-    return r
+    return write_results("tikhonov_gnn", r, table(r))
 
 
 if __name__ == "__main__":
-    sys.exit(0 if all(main()["checks"].values()) else 1)
+    sys.exit(main())

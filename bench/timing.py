@@ -44,3 +44,21 @@ def render_times(main: str = MAIN, page: str = "-", warm: bool = False) -> dict:
 
 def median_of(samples: list[float]) -> dict:
     return {"median_s": statistics.median(samples), "samples_s": samples}
+
+
+def page_timings(page: str, repeats: int = 3) -> dict:
+    """A page's first view (cold process, and after the warm-up) and a rerun, next to an anchor."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        anchor = Path(tmp) / "anchor.py"
+        anchor.write_text("import streamlit as st\nst.write('anchor')\n")
+        anchor_first = median_of([render_times(str(anchor))["first"] for _ in range(repeats)])
+    cold = median_of([render_times(MAIN, page, warm=False)["first"] for _ in range(repeats)])
+    warm = [render_times(MAIN, page, warm=True) for _ in range(repeats)]
+    first, rerun = median_of([w["first"] for w in warm]), median_of([w["rerun"] for w in warm])
+    ratio = lambda m: m["median_s"] / anchor_first["median_s"]  # noqa: E731
+    return {"anchor_first_render": anchor_first,
+            "first_view_warm": {**first, "ratio_to_anchor": ratio(first)},
+            "first_view_cold": {**cold, "ratio_to_anchor": ratio(cold)},
+            "rerun": {**rerun, "ratio_to_anchor": ratio(rerun)}}

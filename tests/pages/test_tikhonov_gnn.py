@@ -1,6 +1,5 @@
 """The tikhonov_gnn page through AppTest: the shipped view, every dataset, the graph picker, live mode."""
 
-import time
 from pathlib import Path
 
 import pytest
