@@ -1,0 +1,27 @@
+"""Looped reasoning LMs: cyclic fixed points, attention stabilisation, stages of inference.
+
+Claim (mechanistic analysis of looped LMs): each layer of the recurrent block converges to its own
+fixed point, so the block traces a consistent cycle in latent space; attention settles as those
+points are reached; the block repeats feedforward-like stages of inference every loop; block size,
+input injection and normalisation decide whether the cycle emerges and stays stable.
+
+Status: the model (all designs), the tasks, Huginn's loop sampler with truncated backprop,
+``run_with_cache`` and the metrics are here and tested; shipped checkpoints, the page and the claim
+tests on trained models are not yet (see the issue's notes). Our choices: :mod:`.model` (design
+variables, state init), :mod:`.tasks`, :mod:`.training` (sampler, optimiser), :mod:`.metrics`
+(definitions of delta, separation, attention change, matrix entropy, CKA).
+"""
+
+from core.looped_lm.cache import LoopCache, run_with_cache
+from core.looped_lm.metrics import (attention_change, attention_entropy, convergence_rate, fixed_point_residuals,
+                                    fixed_point_separation, linear_cka, matrix_entropy, spectral_radius)
+from core.looped_lm.model import FeedforwardLM, LoopedLM
+from core.looped_lm.tasks import TASKS, Task, make_task
+from core.looped_lm.training import LoopedConfig, TrainResult, accuracy_by_loops, sample_loops, train
+
+__all__ = [
+    "LoopedLM", "FeedforwardLM", "LoopedConfig", "train", "TrainResult", "accuracy_by_loops", "sample_loops",
+    "Task", "TASKS", "make_task", "run_with_cache", "LoopCache", "fixed_point_residuals", "convergence_rate",
+    "fixed_point_separation", "spectral_radius", "attention_change", "attention_entropy", "matrix_entropy",
+    "linear_cka",
+]

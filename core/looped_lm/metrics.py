@@ -1,0 +1,91 @@
+"""Metrics of a looped pass, computed from a :class:`LoopCache` (or any [R, B, ...] state tensor).
+
+- fixed-point residual  delta_r^l = mean over tokens of ||h_{r+1}^l - h_r^l|| / ||h_r^l||   ([R-1, B])
+- its geometric rate: exp of the least-squares slope of log delta against r over a window
+- separation of the layers' fixed points: min over l != l' of ||h*^l - h*^l'|| / mean ||h*||, with h*
+  the states of the last loop (token-averaged norms); above ~0.05 the block traces a cycle
+- spectral radius of the full-cycle map's Jacobian at a state, by power iteration with jvp
+- attention change: total variation 1/2 sum_j |A_{r+1}[i, j] - A_r[i, j]| averaged over queries and
+  the batch, per (loop, layer, head), and attention entropy per row
+- matrix entropy of a token-representation matrix (normalised eigen-spectrum of the centred Gram)
+- linear CKA between two representation matrices (Kornblith et al., 2019)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+
+def _norms(x: torch.Tensor) -> torch.Tensor:
+    return x.norm(dim=-1)
+
+
+def fixed_point_residuals(hiddens: torch.Tensor) -> np.ndarray:
+    """delta[r, l] for r = 0..R-2 from states [R, B, ..., d]."""
+    diff = _norms(hiddens[1:] - hiddens[:-1])
+    ref = _norms(hiddens[:-1]).clamp_min(1e-12)
+    ratio = diff / ref
+    return ratio.flatten(2).mean(-1).cpu().numpy()
+
+
+def convergence_rate(deltas: np.ndarray, start: int = 0, stop: int | None = None) -> np.ndarray:
+    """Per-layer geometric rate of delta over loops [start, stop): exp(slope of log delta)."""
+    d = np.log(np.maximum(deltas[start:stop], 1e-300))
+    r = np.arange(d.shape[0])
+    slope = np.polyfit(r, d, 1)[0]
+    return np.exp(slope)
+
+
+def fixed_point_separation(hiddens: torch.Tensor) -> float:
+    last = hiddens[-1]                                   # [B, ..., d]
+    scale = _norms(last).mean().clamp_min(1e-12)
+    B = last.shape[0]
+    if B < 2:
+        return float("nan")
+    dists = [(_norms(last[i] - last[j]).mean() / scale).item() for i in range(B) for j in range(i + 1, B)]
+    return float(min(dists))
+
+
+def spectral_radius(step, state: torch.Tensor, iters: int = 50, seed: int = 0) -> float:
+    """Largest |eigenvalue| of the Jacobian of ``step`` at ``state`` by power iteration with jvp."""
+    gen = torch.Generator().manual_seed(seed)
+    v = torch.randn(state.shape, generator=gen, dtype=state.dtype)
+    v = v / v.norm()
+    estimate = 0.0
+    for _ in range(iters):
+        _, jv = torch.func.jvp(step, (state,), (v,))
+        estimate = float(jv.norm())
+        v = jv / max(estimate, 1e-30)
+    return estimate
+
+
+def attention_change(attentions: torch.Tensor) -> np.ndarray:
+    """Total variation between consecutive loops: [R-1, B, heads]."""
+    tv = 0.5 * (attentions[1:] - attentions[:-1]).abs().sum(-1)    # [R-1, B, batch, heads, seq]
+    return tv.mean(dim=(2, 4)).cpu().numpy()
+
+
+def attention_entropy(attentions: torch.Tensor) -> np.ndarray:
+    """Mean entropy (nats) of each head's attention rows: [R, B, heads]."""
+    p = attentions.clamp_min(1e-12)
+    h = -(attentions * p.log()).sum(-1)
+    return h.mean(dim=(2, 4)).cpu().numpy()
+
+
+def matrix_entropy(x: torch.Tensor) -> float:
+    """Normalised von Neumann entropy of the centred token Gram matrix, in [0, 1]."""
+    x = x.reshape(-1, x.shape[-1]).double()
+    x = x - x.mean(0)
+    eig = torch.linalg.eigvalsh(x @ x.T).clamp_min(0)
+    p = eig / eig.sum().clamp_min(1e-300)
+    p = p[p > 0]
+    return float(-(p * p.log()).sum() / np.log(x.shape[0]))
+
+
+def linear_cka(x: torch.Tensor, y: torch.Tensor) -> float:
+    x = x.reshape(-1, x.shape[-1]).double()
+    y = y.reshape(-1, y.shape[-1]).double()
+    x, y = x - x.mean(0), y - y.mean(0)
+    hsic = (x.T @ y).norm() ** 2
+    return float(hsic / ((x.T @ x).norm() * (y.T @ y).norm()))

@@ -1,0 +1,81 @@
+"""Synthetic reasoning tasks that need iteration; each answer is read at the last position.
+
+- ``parity``: a string of bits; the answer is their XOR.
+- ``modular_chain``: "a1 + a2 + ... + ak =" over Z_p; the answer is the sum mod p.
+- ``variable_binding``: "x0 = 7 ; x1 = x0 ; ... ; xk ?" with the chain shuffled among distractor
+  assignments; the answer is the value reached after k hops.
+
+``sample(batch_size, seed)`` returns (input_ids [B, T], targets [B, T]) with -100 everywhere but the
+answer position, so a causal LM is trained with plain next-token cross-entropy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from core.common.config import check_choice
+from core.common.seeding import make_rng
+
+TASKS = ("parity", "modular_chain", "variable_binding")
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    vocab: int
+    seq_len: int
+    length: int          # bits, terms or hops
+    modulus: int = 5
+
+    def sample(self, batch_size: int, seed: int):
+        rng = make_rng(seed)
+        if self.name == "parity":
+            bits = rng.integers(0, 2, (batch_size, self.length))
+            ids = np.concatenate([bits, np.full((batch_size, 1), 2)], 1)   # 2 = "?"
+            answer = bits.sum(1) % 2
+        elif self.name == "modular_chain":
+            p = self.modulus
+            terms = rng.integers(0, p, (batch_size, self.length))
+            plus, equals = p, p + 1
+            ids = np.full((batch_size, 2 * self.length), plus)
+            ids[:, 0::2] = terms
+            ids[:, -1] = equals
+            answer = terms.sum(1) % p
+        else:
+            ids, answer = self._binding(batch_size, rng)
+        targets = np.full(ids.shape, -100)
+        targets[:, -1] = answer
+        return torch.as_tensor(ids, dtype=torch.long), torch.as_tensor(targets, dtype=torch.long)
+
+    def _binding(self, batch_size, rng):
+        # Tokens: values 0..9, variables 10..(10+V-1), then "=", ";", "?".
+        n_vars, hops = 2 * (self.length + 1), self.length
+        eq, sep, query = 10 + n_vars, 11 + n_vars, 12 + n_vars
+        rows, answers = [], []
+        for _ in range(batch_size):
+            names = rng.permutation(n_vars) + 10
+            chain, other = names[: hops + 1], names[hops + 1:]
+            value = int(rng.integers(10))
+            statements = [[chain[0], eq, value]] + [[chain[i], eq, chain[i - 1]] for i in range(1, hops + 1)]
+            statements += [[v, eq, int(rng.integers(10))] for v in other[: hops]]
+            order = rng.permutation(len(statements))
+            tokens = [t for i in order for t in (*statements[i], sep)]
+            rows.append(tokens + [chain[-1], query])
+            answers.append(value)
+        return np.array(rows), np.array(answers)
+
+
+def make_task(name: str, length: int | None = None) -> Task:
+    check_choice("task", name, TASKS)
+    if name == "parity":
+        n = length or 8
+        return Task(name, 3, n + 1, n)
+    if name == "modular_chain":
+        n = length or 4
+        return Task(name, 5 + 2, 2 * n, n, modulus=5)
+    n = length or 3
+    n_vars = 2 * (n + 1)
+    return Task(name, 13 + n_vars, 4 * (2 * n + 1) + 2, n)

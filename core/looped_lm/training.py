@@ -1,0 +1,108 @@
+"""Training a looped LM: Huginn's Poisson-lognormal loop count and truncated backpropagation.
+
+Each step draws the number of loops p = Poisson(rate) + 1 with rate ~ LogNormal(log(mean) - sigma^2/2,
+sigma = 0.5), so E[rate] = ``mean_recurrence``; gradients flow through the last
+min(p, ``backprop_depth``) loops only. Evaluation reads accuracy at the answer position for a
+range of loop counts, including beyond the trained mean (extrapolation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from core.common.config import Config, choice, param
+from core.common.progress import report
+from core.common.seeding import make_rng, torch_seeded
+from core.looped_lm.model import FeedforwardLM, LoopedLM
+from core.looped_lm.tasks import TASKS, Task, make_task
+
+INJECTIONS = ("concat", "additive", "none")
+NORMS = ("sandwich", "pre", "post", "loop")
+EVAL_LOOPS = (1, 2, 4, 8, 16, 32)
+
+
+@dataclass(frozen=True)
+class LoopedConfig(Config):
+    task: str = choice("parity", TASKS)
+    block: int = choice(2, (1, 2, 4), doc="layers in the recurrent block")
+    injection: str = choice("concat", INJECTIONS)
+    norm: str = choice("sandwich", NORMS)
+    d_model: int = param(64, low=16, high=512, integer=True)
+    heads: int = param(4, low=1, high=16, integer=True)
+    mean_recurrence: int = param(8, low=1, high=64, integer=True)
+    backprop_depth: int = param(4, low=1, high=64, integer=True)
+    steps: int = param(800, low=1, high=100_000, integer=True)
+    batch_size: int = param(64, low=1, high=4096, integer=True)
+    lr: float = param(2e-3, low=0.0, high=1.0, low_open=True)
+    feedforward: bool = choice(False, (False, True), doc="train the feedforward model of depth block x mean_recurrence")
+
+    def validate(self) -> None:
+        if self.d_model % self.heads:
+            raise ValueError(f"heads: {self.heads} does not divide d_model={self.d_model}; allowed divisors of d_model")
+
+
+def sample_loops(mean_recurrence: int, backprop_depth: int, rng: np.random.Generator, sigma: float = 0.5):
+    """(loops, loops with gradient) from Huginn's Poisson-lognormal sampler."""
+    mu = np.log(mean_recurrence) - sigma**2 / 2
+    loops = int(rng.poisson(rng.lognormal(mu, sigma))) + 1
+    return loops, min(backprop_depth, loops)
+
+
+def build(config: LoopedConfig, task: Task):
+    if config.feedforward:
+        return FeedforwardLM(task.vocab, task.seq_len, config.d_model, config.heads,
+                             depth=config.block * config.mean_recurrence)
+    return LoopedLM(task.vocab, task.seq_len, config.d_model, config.heads, config.block,
+                    injection=config.injection, norm=config.norm)
+
+
+@dataclass
+class TrainResult:
+    model: torch.nn.Module
+    config: LoopedConfig
+    step: np.ndarray
+    loss: np.ndarray
+    accuracy: dict = field(default_factory=dict)   # loops -> accuracy on held-out samples
+
+
+@torch.no_grad()
+def accuracy_by_loops(model, task: Task, loops=EVAL_LOOPS, n: int = 512, seed: int = 10_000) -> dict:
+    model.eval()
+    ids, targets = task.sample(n, seed)
+    out = {}
+    for r in loops:
+        pred = model(ids, r)[:, -1].argmax(-1)
+        out[int(r)] = float((pred == targets[:, -1]).float().mean())
+    return out
+
+
+def train(config: LoopedConfig, task: Task | None = None, steps: int | None = None, seed: int = 0, progress=None):
+    task = task or make_task(config.task)
+    steps = steps or config.steps
+    with torch_seeded(seed):
+        model = build(config, task)
+    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.01)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=config.lr, total_steps=steps, pct_start=0.1)
+    rng = make_rng(seed)
+    losses = []
+    for step in range(1, steps + 1):
+        model.train()
+        ids, targets = task.sample(config.batch_size, int(rng.integers(2**31)))
+        loops, grad_loops = sample_loops(config.mean_recurrence, config.backprop_depth, rng)
+        logits = model(ids, loops, grad_loops)
+        loss = F.cross_entropy(logits.reshape(-1, task.vocab), targets.reshape(-1), ignore_index=-100)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        schedule.step()
+        losses.append(float(loss.detach()))
+        if not report(progress, step, steps, {"loss": losses[-1], "loops": loops}):
+            break
+    result = TrainResult(model, config, np.arange(1, len(losses) + 1), np.array(losses))
+    result.accuracy = accuracy_by_loops(model, task)
+    return result
