@@ -17,7 +17,6 @@ import math
 
 import torch
 from torch import nn
-from torch.nn import functional as F
 
 
 class Attention(nn.Module):
