@@ -6,8 +6,8 @@ points are reached; the block repeats feedforward-like stages of inference every
 input injection and normalisation decide whether the cycle emerges and stays stable.
 
 Status: the model (all designs), the tasks, Huginn's loop sampler with truncated backprop,
-``run_with_cache`` and the metrics are here and tested; shipped checkpoints, the page and the claim
-tests on trained models are not yet (see the issue's notes). Our choices: :mod:`.model` (design
+``run_with_cache``, the metrics, shipped "stable" and "unstable" models (:mod:`.pretrained`) and the
+claim tests are here; the lens/stage metrics against the feedforward model are not yet. Our choices: :mod:`.model` (design
 variables, state init), :mod:`.tasks`, :mod:`.training` (sampler, optimiser), :mod:`.metrics`
 (definitions of delta, separation, attention change, matrix entropy, CKA).
 """
@@ -16,6 +16,7 @@ from core.looped_lm.cache import LoopCache, run_with_cache
 from core.looped_lm.metrics import (attention_change, attention_entropy, convergence_rate, fixed_point_residuals,
                                     fixed_point_separation, linear_cka, matrix_entropy, spectral_radius)
 from core.looped_lm.model import FeedforwardLM, LoopedLM
+from core.looped_lm.pretrained import DESIGNS, load_pretrained
 from core.looped_lm.tasks import TASKS, Task, make_task
 from core.looped_lm.training import LoopedConfig, TrainResult, accuracy_by_loops, sample_loops, train
 
@@ -23,5 +24,5 @@ __all__ = [
     "LoopedLM", "FeedforwardLM", "LoopedConfig", "train", "TrainResult", "accuracy_by_loops", "sample_loops",
     "Task", "TASKS", "make_task", "run_with_cache", "LoopCache", "fixed_point_residuals", "convergence_rate",
     "fixed_point_separation", "spectral_radius", "attention_change", "attention_entropy", "matrix_entropy",
-    "linear_cka",
+    "linear_cka", "load_pretrained", "DESIGNS",
 ]

@@ -21,12 +21,12 @@ def _norms(x: torch.Tensor) -> torch.Tensor:
     return x.norm(dim=-1)
 
 
-def fixed_point_residuals(hiddens: torch.Tensor) -> np.ndarray:
-    """delta[r, l] for r = 0..R-2 from states [R, B, ..., d]."""
+def fixed_point_residuals(hiddens: torch.Tensor, reduce: str = "mean") -> np.ndarray:
+    """delta[r, l] for r = 0..R-2 from states [R, B, ..., d], reduced over tokens by mean or median."""
     diff = _norms(hiddens[1:] - hiddens[:-1])
     ref = _norms(hiddens[:-1]).clamp_min(1e-12)
-    ratio = diff / ref
-    return ratio.flatten(2).mean(-1).cpu().numpy()
+    ratio = (diff / ref).flatten(2)
+    return (ratio.median(-1).values if reduce == "median" else ratio.mean(-1)).cpu().numpy()
 
 
 def convergence_rate(deltas: np.ndarray, start: int = 0, stop: int | None = None) -> np.ndarray:

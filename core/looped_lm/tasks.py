@@ -74,7 +74,7 @@ def make_task(name: str, length: int | None = None) -> Task:
         n = length or 8
         return Task(name, 3, n + 1, n)
     if name == "modular_chain":
-        n = length or 4
+        n = length or 3
         return Task(name, 5 + 2, 2 * n, n, modulus=5)
     n = length or 3
     n_vars = 2 * (n + 1)

@@ -1,0 +1,44 @@
+"""Shipped looped models: a "stable" design (concat injection, sandwich norm: Huginn's) and an
+"unstable" one (no injection, pre-norm: the state's norm grows every loop and no fixed point forms),
+both trained with the default config on the default task. Regenerate with
+
+    python -m core.looped_lm.pretrained
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.common.checkpoint import load_checkpoint, save_checkpoint
+from core.common.config import check_choice
+from core.looped_lm.tasks import make_task
+from core.looped_lm.training import LoopedConfig, build, train
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets" / "looped_lm"
+DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "none", "norm": "pre"}}
+SEED = 0
+
+
+def ship(name: str) -> Path:
+    config = LoopedConfig(**DESIGNS[name])
+    result = train(config, seed=SEED)
+    meta = {"seed": SEED, "accuracy_by_loops": {str(k): v for k, v in result.accuracy.items()},
+            "final_loss": float(result.loss[-50:].mean()), "made_by": "python -m core.looped_lm.pretrained"}
+    return save_checkpoint(ASSETS / name, result.model.state_dict(), config, meta)
+
+
+def load_pretrained(name: str):
+    """(model, task) for a shipped design: "stable" or "unstable"."""
+    check_choice("name", name, tuple(DESIGNS))
+    ckpt = load_checkpoint(ASSETS / name, LoopedConfig)
+    task = make_task(ckpt.config.task)
+    model = build(ckpt.config, task)
+    model.load_state_dict(ckpt.tensors)
+    model.eval()
+    model.metadata = ckpt.metadata
+    return model, task
+
+
+if __name__ == "__main__":
+    for design in DESIGNS:
+        print(f"wrote {ship(design)}")
