@@ -38,7 +38,8 @@ THEMES = (
 SYSTEMS = (
     System("looped_lm", "Looped reasoning LMs", THEMES[0],
            "Each layer of a looped block converges to its own fixed point, so the block traces a cycle; "
-           "attention settles as it does, and the feedforward stages of inference repeat every loop."),
+           "attention settles as it does, and the feedforward stages of inference repeat every loop.",
+           page="pages.looped_lm", warm=("torch", "core.looped_lm")),
     System("distributional_steering", "Distributional steering of diffusion", THEMES[1],
            "Weighted interacting particles sample a mean-field tilted measure, steering a diffusion model "
            "with distribution-level rewards such as calibration or diversity."),

@@ -1,0 +1,175 @@
+"""Looped reasoning LMs: watch the block settle into a cycle of fixed points, live or from a shipped model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from app.catalog import BY_KEY
+from app.ui.controls import bound, seed_input
+from app.ui.live import live_panel
+from app.ui.plots import COLORS, show
+from core.looped_lm import (DESIGNS, LoopedConfig, attention_change, fixed_point_residuals, fixed_point_separation,
+                            load_pretrained, make_task, run_with_cache, train)
+from core.looped_lm.training import INJECTIONS, NORMS
+
+SYSTEM = BY_KEY["looped_lm"]
+SOURCES = {"stable": "Shipped: stable (concat, sandwich)", "unstable": "Shipped: unstable (none, pre-norm)",
+           "live": "Train live"}
+PROBE_SEED = 123
+
+
+@st.cache_resource(show_spinner=False)
+def cached_pretrained(name: str):
+    return load_pretrained(name)
+
+
+def analyse(model, task, loops: int) -> dict:
+    ids, _ = task.sample(64, PROBE_SEED)
+    cache = run_with_cache(model, ids, loops)
+    return {"cache": cache, "delta": fixed_point_residuals(cache.hiddens, reduce="median"),
+            "separation": fixed_point_separation(cache.hiddens), "tv": attention_change(cache.attentions)}
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def cached_analysis(name: str, loops: int) -> dict:
+    model, task = cached_pretrained(name)
+    return analyse(model, task, loops)
+
+
+def render() -> None:
+    st.title(SYSTEM.title)
+    st.markdown(SYSTEM.claim)
+    c1, c2, c3 = st.columns([3.2, 1.3, 0.8])
+    with c1:
+        source = bound(st.segmented_control, "Model", key="model", options=list(SOURCES), default="stable",
+                       format_func=SOURCES.get)
+    with c2:
+        loops = bound(st.slider, "Loops to run", key="loops", min_value=4, max_value=64, value=40, step=1,
+                      help="The shipped models were trained with about 6 loops; more is extrapolation.")
+    with c3:
+        seed = seed_input()
+
+    if source == "live":
+        d1, d2, d3 = st.columns(3)
+        block = bound(d1.selectbox, "Block size B", key="block", options=[1, 2, 4], index=1)
+        injection = bound(d2.selectbox, "Input injection", key="injection", options=list(INJECTIONS))
+        norm = bound(d3.selectbox, "Normalisation", key="norm", options=list(NORMS))
+        config = LoopedConfig(block=block, injection=injection, norm=norm)
+        run = live_panel(f"looped_lm:{block}:{injection}:{norm}", train, {"config": config, "seed": int(seed)},
+                         start_label="Train (about 35 s)")
+        if run is None or run.result is None:
+            st.info("Press Train to train this design live; the figures below appear when it finishes.")
+            return
+        model, task = run.result.model, make_task(config.task)
+        result, accuracy = analyse(model, task, loops), run.result.accuracy
+    else:
+        model, task = cached_pretrained(source)
+        result = cached_analysis(source, loops)
+        accuracy = {int(k): v for k, v in model.metadata["accuracy_by_loops"].items()}
+
+    cache, delta, tv = result["cache"], result["delta"], result["tv"]
+    last = min(31, delta.shape[0] - 1)
+    m = st.columns(4)
+    m[0].metric(f"Worst layer δ at loop {last + 1}", f"{delta[last].max():.1e}")
+    m[1].metric("Fixed-point separation", f"{result['separation']:.3f}", help="> 0.05: distinct points, a cycle")
+    m[2].metric(f"Attention change at loop {last + 1}", f"{tv[last].mean():.1e}")
+    m[3].metric("Accuracy at 32 loops", f"{accuracy.get(32, float('nan')):.2f}",
+                help="trained with about 6 loops: 32 is extrapolation")
+
+    left, right = st.columns([1.2, 1])
+    with left:
+        upto = bound(st.slider, "Show loops up to", key="upto", min_value=1, max_value=cache.num_loops,
+                     value=min(12, cache.num_loops))
+        show(trajectory_figure(cache, upto), key="chart-trajectory")
+    with right:
+        show(delta_figure(delta), key="chart-delta")
+        st.markdown(
+            "**What you are seeing.** Left: the state of the answer token after each layer of the block, loop "
+            "after loop, projected on its first three principal components; one colour per layer. A stable "
+            "design spirals into a cycle with one point per layer. Right: the relative change δ of each "
+            "layer's state from one loop to the next (log scale): it falls geometrically when the layer "
+            "reaches its fixed point, and stalls when it does not.")
+    left, right = st.columns([1, 1.2])
+    with left:
+        show(attention_change_figure(tv), key="chart-tv")
+    with right:
+        show(attention_maps_figure(cache), key="chart-attn")
+    st.subheader("Designs", divider="gray")
+    st.dataframe(design_table(), hide_index=True)
+
+
+def trajectory_figure(cache, upto: int) -> go.Figure:
+    states = cache.hiddens[:, :, :, -1, :].mean(2).numpy()       # [R, B, d]: answer token, batch mean
+    R, B, d = states.shape
+    flat = states.reshape(R * B, d)
+    centred = flat - flat.mean(0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    pts = (centred @ vt[:3].T).reshape(R, B, 3)[:upto]
+    fig = go.Figure()
+    path = pts.reshape(-1, 3)
+    fig.add_trace(go.Scatter3d(x=path[:, 0], y=path[:, 1], z=path[:, 2], mode="lines",
+                               line=dict(color="#999999", width=4), name="trajectory", hoverinfo="skip"))
+    for layer in range(B):
+        p = pts[:, layer]
+        fig.add_trace(go.Scatter3d(x=p[:, 0], y=p[:, 1], z=p[:, 2], mode="markers", name=f"layer {layer}",
+                                   marker=dict(size=np.linspace(5, 11, len(p)), color=COLORS[layer % len(COLORS)],
+                                               line=dict(color="#333333", width=1)),
+                                   text=[f"loop {r + 1}, layer {layer}" for r in range(len(p))], hoverinfo="text"))
+    fig.update_layout(title="Cyclic trajectory (PCA of the block's states)", height=470,
+                      scene=dict(xaxis_title="PC1", yaxis_title="PC2", zaxis_title="PC3"), margin=dict(l=0, r=0))
+    return fig
+
+
+def delta_figure(delta) -> go.Figure:
+    fig = go.Figure()
+    r = np.arange(1, delta.shape[0] + 1)
+    for layer in range(delta.shape[1]):
+        fig.add_trace(go.Scatter(x=r, y=np.maximum(delta[:, layer], 1e-12), mode="lines+markers",
+                                 name=f"layer {layer}", line=dict(color=COLORS[layer % len(COLORS)])))
+    fig.add_hline(y=1e-2, line=dict(color="#888", dash="dot"), annotation_text="1e-2")
+    fig.update_yaxes(type="log", title="δ (median over tokens)")
+    fig.update_layout(title="Fixed-point residual per layer", xaxis_title="loop", height=380)
+    return fig
+
+
+def attention_change_figure(tv) -> go.Figure:
+    R, B, H = tv.shape
+    z = np.log10(np.maximum(tv.reshape(R, B * H).T, 1e-8))
+    fig = go.Figure(go.Heatmap(z=z, x=np.arange(1, R + 1), y=[f"L{b} H{h}" for b in range(B) for h in range(H)],
+                               colorscale="Magma", colorbar=dict(title="log10 TV", thickness=12)))
+    fig.update_layout(title="Attention change between consecutive loops", xaxis_title="loop", height=380)
+    return fig
+
+
+def attention_maps_figure(cache, layer: int = 0, head: int = 0) -> go.Figure:
+    picks = sorted({0, 1, 3, cache.num_loops - 1})
+    fig = make_subplots(rows=1, cols=len(picks), subplot_titles=[f"loop {r + 1}" for r in picks],
+                        horizontal_spacing=0.04)
+    for i, r in enumerate(picks):
+        fig.add_trace(go.Heatmap(z=cache.attention(r, layer)[:, head].mean(0).numpy(), colorscale="Blues",
+                                 showscale=i == len(picks) - 1, zmin=0, zmax=1), row=1, col=i + 1)
+    fig.update_yaxes(autorange="reversed")
+    fig.update_layout(title=f"Attention of layer {layer}, head {head} across loops (batch mean)", height=300)
+    return fig
+
+
+def design_table() -> pd.DataFrame:
+    rows = []
+    for name, design in DESIGNS.items():
+        model, _ = cached_pretrained(name)
+        result = cached_analysis(name, 40)
+        acc = model.metadata["accuracy_by_loops"]
+        rows.append({"design": name, "injection": design["injection"], "norm": design["norm"],
+                     "δ at loop 32 (worst layer)": float(result["delta"][31].max()),
+                     "separation": result["separation"], "stable cycle": bool(result["delta"][31].max() <= 1e-2
+                                                                            and result["separation"] > 0.05),
+                     "accuracy, 4 loops": acc.get("4"), "accuracy, 32 loops": acc.get("32")})
+    return pd.DataFrame(rows)
+
+
+if __name__ == "__main__":
+    render()
