@@ -12,8 +12,9 @@ from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
-from core.looped_lm import (DESIGNS, LoopedConfig, attention_change, fixed_point_residuals, fixed_point_separation,
+from core.looped_lm import (DESIGNS, TASKS, LoopedConfig, attention_change, fixed_point_residuals, fixed_point_separation,
                             load_pretrained, make_task, run_with_cache, train)
+from core.looped_lm.stages import cka_matrix, feedforward_profile, feedforward_states, looped_profile
 from core.looped_lm.training import INJECTIONS, NORMS
 
 SYSTEM = BY_KEY["looped_lm"]
@@ -54,13 +55,17 @@ def render() -> None:
         seed = seed_input()
 
     if source == "live":
-        d1, d2, d3 = st.columns(3)
+        d0, d1, d2, d3 = st.columns(4)
+        task_name = bound(d0.selectbox, "Task", key="task", options=list(TASKS),
+                          index=TASKS.index(LoopedConfig().task),
+                          help="modular_chain (default) trains in about 35 s; parity and variable binding "
+                               "need far more steps than a live run gives them")
         block = bound(d1.selectbox, "Block size B", key="block", options=[1, 2, 4], index=1)
         injection = bound(d2.selectbox, "Input injection", key="injection", options=list(INJECTIONS))
         norm = bound(d3.selectbox, "Normalisation", key="norm", options=list(NORMS))
-        config = LoopedConfig(block=block, injection=injection, norm=norm)
-        run = live_panel(f"looped_lm:{block}:{injection}:{norm}", train, {"config": config, "seed": int(seed)},
-                         start_label="Train (about 35 s)")
+        config = LoopedConfig(task=task_name, block=block, injection=injection, norm=norm)
+        run = live_panel(f"looped_lm:{task_name}:{block}:{injection}:{norm}", train,
+                         {"config": config, "seed": int(seed)}, start_label="Train (about 35 s)")
         if run is None or run.result is None:
             st.info("Press Train to train this design live; the figures below appear when it finishes.")
             return
@@ -98,8 +103,56 @@ def render() -> None:
         show(attention_change_figure(tv), key="chart-tv")
     with right:
         show(attention_maps_figure(cache), key="chart-attn")
+    if task.name == LoopedConfig().task:  # the shipped feedforward model knows the default task only
+        figure = cached_stage_figure(source) if source != "live" else stage_figure(model, task)
+        show(figure, key="chart-stages")
+        st.markdown(
+            "**Stages of inference.** Left: the logit-lens entropy of the answer read out after every layer, "
+            "along effective depth (loop × block layer; 1.0 = the trained depth of about 6 loops), for this "
+            "model and for a feedforward model of matching depth trained on the same task. The looped curve "
+            "repeats the same short profile every loop. Right: linear CKA between each feedforward layer and "
+            "each looped state; the repeating columns show which feedforward stage each block layer plays.")
+    else:
+        st.caption("The stage comparison needs a feedforward model of the same task; one ships for the default "
+                   "task (modular_chain) only.")
     st.subheader("Designs", divider="gray")
     st.dataframe(design_table(), hide_index=True)
+
+
+@st.cache_resource(show_spinner=False)
+def cached_feedforward():
+    return load_pretrained("feedforward")[0]
+
+
+@st.cache_resource(show_spinner=False)
+def cached_stage_figure(name: str) -> go.Figure:
+    model, task = cached_pretrained(name)
+    return stage_figure(model, task)
+
+
+def stage_figure(model, task, loops: int = 6) -> go.Figure:
+    ff = cached_feedforward()
+    ids, targets = task.sample(256, PROBE_SEED)
+    cache = run_with_cache(model, ids, loops)
+    looped = looped_profile(model, cache, targets[:, -1])
+    feed = feedforward_profile(ff, ids, targets[:, -1])
+    states, _ = feedforward_states(ff, ids)
+    cka = cka_matrix(states, cache)
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.1,
+                        subplot_titles=["Logit-lens entropy along effective depth", "CKA: feedforward × looped"])
+    n = len(looped.entropy)
+    fig.add_trace(go.Scatter(x=np.arange(1, n + 1) / n, y=looped.entropy, mode="lines+markers", name="looped",
+                             line=dict(color=COLORS[0])), row=1, col=1)
+    m = len(feed.entropy)
+    fig.add_trace(go.Scatter(x=np.arange(1, m + 1) / m, y=feed.entropy, mode="lines+markers", name="feedforward",
+                             line=dict(color=COLORS[1])), row=1, col=1)
+    fig.add_trace(go.Heatmap(z=cka, x=looped.depth_labels, y=feed.depth_labels, colorscale="Viridis", zmin=0, zmax=1,
+                             colorbar=dict(title="CKA", thickness=12)), row=1, col=2)
+    fig.update_xaxes(title_text="effective depth (fraction of the trained depth)", row=1, col=1)
+    fig.update_yaxes(title_text="entropy (nats)", row=1, col=1)
+    fig.update_layout(height=420, hovermode="closest",
+                      legend=dict(x=0.01, y=0.02, xanchor="left", yanchor="bottom", orientation="v"))
+    return fig
 
 
 def trajectory_figure(cache, upto: int) -> go.Figure:

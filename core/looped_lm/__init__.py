@@ -5,9 +5,11 @@ fixed point, so the block traces a consistent cycle in latent space; attention s
 points are reached; the block repeats feedforward-like stages of inference every loop; block size,
 input injection and normalisation decide whether the cycle emerges and stays stable.
 
-Status: the model (all designs), the tasks, Huginn's loop sampler with truncated backprop,
-``run_with_cache``, the metrics, shipped "stable" and "unstable" models (:mod:`.pretrained`) and the
-claim tests are here; the lens/stage metrics against the feedforward model are not yet. Our choices: :mod:`.model` (design
+Status: the model (all designs), Huginn's loop sampler with truncated backprop, ``run_with_cache``,
+the metrics, lens and stage comparisons (:mod:`.stages`), shipped stable / unstable / feedforward
+models (:mod:`.pretrained`) and the claim tests are here. Of the tasks, only the default modular
+chain (3 terms mod 5) trains within a minute; parity and variable binding need far more steps.
+Our choices: :mod:`.model` (design
 variables, state init), :mod:`.tasks`, :mod:`.training` (sampler, optimiser), :mod:`.metrics`
 (definitions of delta, separation, attention change, matrix entropy, CKA).
 """

@@ -2,8 +2,8 @@
 
 ``cache.hidden(loop, layer)`` is the state after that block layer in that loop ([batch, seq, d]),
 ``cache.attention(loop, layer)`` its attention weights ([batch, heads, seq, seq]); loops and layers are
-0-based. ``cache.prelude`` is e (the injected input), ``cache.states`` the block outputs s_1..s_R and
-``cache.logits`` the coda's output after the last loop.
+0-based. ``cache.prelude`` is e (the injected input), ``cache.states`` the block outputs s_1..s_R,
+``cache.coda`` the state after the coda layers (before the final norm) and ``cache.logits`` the output.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ class LoopCache:
     attentions: torch.Tensor    # [R, B, batch, heads, seq, seq]
     prelude: torch.Tensor       # [batch, seq, d]
     states: torch.Tensor        # [R, batch, seq, d]
+    coda: torch.Tensor          # [batch, seq, d]
     logits: torch.Tensor        # [batch, seq, vocab]
 
     @property
@@ -58,4 +59,8 @@ def run_with_cache(model, input_ids: torch.Tensor, num_loops: int) -> LoopCache:
         hiddens.append(torch.stack([h for h, _ in record]))
         attentions.append(torch.stack([w for _, w in record]))
         states.append(s)
-    return LoopCache(torch.stack(hiddens), torch.stack(attentions), e, torch.stack(states), model.decode(s))
+    coda = s
+    for layer in model.coda:
+        coda = layer(coda)[0]
+    logits = model.unembed(model.final_norm(coda))
+    return LoopCache(torch.stack(hiddens), torch.stack(attentions), e, torch.stack(states), coda, logits)

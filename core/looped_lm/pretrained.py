@@ -1,6 +1,7 @@
 """Shipped looped models: a "stable" design (concat injection, sandwich norm: Huginn's) and an
 "unstable" one (no injection, pre-norm: the state's norm grows every loop and no fixed point forms),
-both trained with the default config on the default task. Regenerate with
+both trained with the default config on the default task, and the "feedforward" model of matching
+effective depth (B x mean recurrence distinct layers) for the stage comparison. Regenerate with
 
     python -m core.looped_lm.pretrained
 """
@@ -16,11 +17,12 @@ from core.looped_lm.training import LoopedConfig, build, train
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "looped_lm"
 DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "none", "norm": "pre"}}
+SHIPPED = {**DESIGNS, "feedforward": {"feedforward": True}}
 SEED = 0
 
 
 def ship(name: str) -> Path:
-    config = LoopedConfig(**DESIGNS[name])
+    config = LoopedConfig(**SHIPPED[name])
     result = train(config, seed=SEED)
     meta = {"seed": SEED, "accuracy_by_loops": {str(k): v for k, v in result.accuracy.items()},
             "final_loss": float(result.loss[-50:].mean()), "made_by": "python -m core.looped_lm.pretrained"}
@@ -28,8 +30,8 @@ def ship(name: str) -> Path:
 
 
 def load_pretrained(name: str):
-    """(model, task) for a shipped design: "stable" or "unstable"."""
-    check_choice("name", name, tuple(DESIGNS))
+    """(model, task) for a shipped model: "stable", "unstable" or "feedforward"."""
+    check_choice("name", name, tuple(SHIPPED))
     ckpt = load_checkpoint(ASSETS / name, LoopedConfig)
     task = make_task(ckpt.config.task)
     model = build(ckpt.config, task)
@@ -40,5 +42,5 @@ def load_pretrained(name: str):
 
 
 if __name__ == "__main__":
-    for design in DESIGNS:
+    for design in SHIPPED:
         print(f"wrote {ship(design)}")

@@ -33,6 +33,8 @@ def test_home_gallery_names_all_nineteen_systems(app_url, browser_page):
 
 def full_screenshot(page, path):
     """Streamlit scrolls inside its own container, so grow the window to the content's height."""
+    page.wait_for_timeout(300)
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": 1440, "height": min(int(height) + 40, 6000)})
     page.wait_for_timeout(800)  # let fonts, icons, charts and the relayout settle before the picture

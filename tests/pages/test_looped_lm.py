@@ -21,7 +21,7 @@ def metrics(at):
 
 def test_stable_and_unstable_designs_contrast():
     at = open_page()
-    assert at.title[0].value == "Looped reasoning LMs" and len(at.get("plotly_chart")) == 4
+    assert at.title[0].value == "Looped reasoning LMs" and len(at.get("plotly_chart")) == 5
     stable = metrics(at)
     assert float(stable["Worst layer δ at loop 32"]) <= 1e-2 and float(stable["Fixed-point separation"]) > 0.05
     at.segmented_control(key="model").set_value("unstable").run()
@@ -45,6 +45,6 @@ def test_live_mode_trains_a_chosen_design():
     assert "Press Train" in at.info[0].value
     at.selectbox(key="block").set_value(1).run()
     next(b for b in at.button if b.label.startswith("Train")).click().run()
-    run = at.session_state["liverun:looped_lm:1:concat:sandwich"]
+    run = at.session_state["liverun:looped_lm:modular_chain:1:concat:sandwich"]
     run.stop()  # the full run is covered by tests/core/looped_lm; here only the wiring
     assert run.wait(10) and run.state == "stopped"

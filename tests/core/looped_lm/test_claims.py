@@ -1,6 +1,5 @@
 """The paper's claims on the shipped designs and on a default seeded training run (~35 s)."""
 
-import numpy as np
 import pytest
 
 from core.looped_lm import (LoopedConfig, attention_change, fixed_point_residuals, fixed_point_separation,
@@ -42,5 +41,5 @@ def test_a_default_training_run_reaches_a_cycle_of_fixed_points():
 
 
 def test_unknown_design_is_named():
-    with pytest.raises(ValueError, match="^name: 'wobbly' is not an option; allowed 'stable', 'unstable'$"):
+    with pytest.raises(ValueError, match="^name: 'wobbly' is not an option; allowed 'stable', 'unstable', 'feedforward'$"):
         load_pretrained("wobbly")

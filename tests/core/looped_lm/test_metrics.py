@@ -75,3 +75,13 @@ def test_matrix_entropy_and_cka_reference_values():
     q = torch.linalg.qr(torch.randn(16, 16, generator=g, dtype=torch.float64))[0]
     assert linear_cka(x, 3 * x @ q) == pytest.approx(1.0)  # invariant to rotation and scale
     assert linear_cka(x, torch.randn(64, 16, generator=g, dtype=torch.float64)) < 0.5
+
+
+def test_spectral_radius_of_a_trained_stable_block_is_below_one():
+    from core.looped_lm import load_pretrained, run_with_cache
+
+    model, task = load_pretrained("stable")
+    ids, _ = task.sample(8, seed=5)
+    cache = run_with_cache(model, ids, 40)
+    rho = spectral_radius(lambda s: model.step(s, cache.prelude), cache.states[-1], iters=30)
+    assert rho < 1.0  # the cycle attracts

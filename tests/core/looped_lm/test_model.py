@@ -21,6 +21,8 @@ def test_every_design_runs_and_the_cache_matches_the_forward_pass(injection, nor
     assert cache.hidden(4, 1).shape == (3, 9, 32) and cache.attention(0, 0).shape == (3, 4, 9, 9)
     with torch.no_grad():
         assert torch.allclose(cache.logits, model(ids, 5), atol=1e-5)
+        assert torch.allclose(model.unembed(model.final_norm(cache.coda)), cache.logits, atol=1e-5)
+        assert torch.allclose(cache.prelude, model.encode(ids)) and cache.states.shape == (5, 3, 9, 32)
     rows = cache.attention(2, 1).sum(-1)
     assert torch.allclose(rows, torch.ones_like(rows), atol=1e-5)
     assert torch.all(cache.attention(0, 0).triu(1) == 0)  # causal

@@ -1,0 +1,95 @@
+"""looped_lm across designs: fixed points, attention, extrapolation and stage alignment.
+
+For the shipped stable / unstable designs and four more trained here (block size 1 and 4 with
+Huginn's design; additive injection with pre-norm; concat injection with post-norm): accuracy
+against loops, delta at loops 4 and 32, fixed-point separation, attention change at loop 32, and
+the stage comparison with the shipped feedforward model (CKA alignment of each block layer, and the
+correlation of one loop's logit-lens entropy profile with the feedforward profile).
+
+    python bench/looped_lm.py   # writes bench/results/looped_lm.json and .md (~5 minutes)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.report import write_results  # noqa: E402
+from bench.timing import page_timings  # noqa: E402
+from core.common.progress import TqdmProgress  # noqa: E402
+from core.looped_lm import (LoopedConfig, attention_change, fixed_point_residuals, fixed_point_separation,  # noqa: E402
+                            load_pretrained, make_task, run_with_cache, train)
+from core.looped_lm.stages import (cka_matrix, feedforward_profile, feedforward_states, looped_profile,  # noqa: E402
+                                   profile_correlation, stage_alignment)
+
+TRAINED = {"B1 concat sandwich": dict(block=1), "B4 concat sandwich": dict(block=4),
+           "B2 additive pre": dict(injection="additive", norm="pre"), "B2 concat post": dict(norm="post")}
+
+
+def measure(model, task, accuracy: dict, ff) -> dict:
+    ids, targets = task.sample(256, 123)
+    cache = run_with_cache(model, ids, 40)
+    delta = fixed_point_residuals(cache.hiddens, reduce="median")
+    tv = attention_change(cache.attentions)
+    short = run_with_cache(model, ids, 6)
+    looped = looped_profile(model, short, targets[:, -1])
+    feed = feedforward_profile(ff, ids, targets[:, -1])
+    cka = cka_matrix(feedforward_states(ff, ids)[0], short)
+    B = cache.block_size
+    return {"accuracy_by_loops": {str(k): v for k, v in accuracy.items()},
+            "delta_loop4_worst": float(delta[3].max()), "delta_loop32_worst": float(delta[31].max()),
+            "separation": fixed_point_separation(cache.hiddens), "attention_change_loop32": float(tv[31].mean()),
+            # With one layer there is one fixed point and no separation to ask for.
+            "stable_cycle": bool(delta[31].max() <= 1e-2 and delta[31].max() <= delta[3].max() / 10
+                                 and (B == 1 or fixed_point_separation(cache.hiddens) > 0.05)
+                                 and tv[31].mean() < 0.01),
+            "block_layer_ff_depth": stage_alignment(cka, B).tolist(),
+            "max_cka_per_block_layer": cka[:, -B:].max(0).tolist(),
+            "profile_correlation": profile_correlation(looped.entropy[-B:], feed.entropy)}
+
+
+def main() -> int:
+    t0 = time.perf_counter()
+    ff, task = load_pretrained("feedforward")
+    designs = {}
+    for name in ("stable", "unstable"):
+        model, task = load_pretrained(name)
+        acc = {int(k): v for k, v in model.metadata["accuracy_by_loops"].items()}
+        designs[f"{name} (shipped)"] = {"config": {k: getattr(model, k, None) for k in ("block_size", "injection", "norm_mode")},
+                                        **measure(model, task, acc, ff)}
+    for name, changes in TRAINED.items():
+        with TqdmProgress(desc=name, leave=False) as bar:
+            result = train(LoopedConfig(**changes), seed=0, progress=bar)
+        designs[name] = {"config": LoopedConfig(**changes).to_dict(),
+                         **measure(result.model, make_task(LoopedConfig().task), result.accuracy, ff)}
+    r = {"designs": designs, "feedforward_accuracy": ff.metadata["accuracy_by_loops"]["1"],
+         "page": page_timings("../pages/looped_lm.py")}
+    r["seconds"] = time.perf_counter() - t0
+    stable, unstable = designs["stable (shipped)"], designs["unstable (shipped)"]
+    r["checks"] = {"stable_reaches_a_cycle": stable["stable_cycle"], "unstable_does_not": not unstable["stable_cycle"],
+                   "stable_profile_lines_up_with_feedforward": stable["profile_correlation"] > 0.5,
+                   "first_view_under_2s": r["page"]["first_view_warm"]["median_s"] < 2.0}
+    return write_results("looped_lm", r, table(r))
+
+
+def table(r: dict) -> str:
+    lines = ["| design | acc@4 | acc@32 | δ@4 | δ@32 | separation | attn change@32 | stable cycle | FF depth per block layer | profile corr |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, d in r["designs"].items():
+        acc = d["accuracy_by_loops"]
+        depths = ", ".join(f"{x:.2f}" for x in d["block_layer_ff_depth"])
+        lines.append(f"| {name} | {acc['4']:.2f} | {acc['32']:.2f} | {d['delta_loop4_worst']:.1e} | "
+                     f"{d['delta_loop32_worst']:.1e} | {d['separation']:.3f} | {d['attention_change_loop32']:.1e} | "
+                     f"{d['stable_cycle']} | {depths} | {d['profile_correlation']:.2f} |")
+    lines += ["", "| page timing | median (s) | ratio to anchor |", "|---|---|---|"]
+    lines += [f"| {k} | {v['median_s']:.3f} | {v.get('ratio_to_anchor', 1.0):.2f} |" for k, v in r["page"].items()]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
