@@ -10,7 +10,6 @@ process after the home page, once the shell's background warm-up of page imports
 
 from __future__ import annotations
 
-import json
 import platform
 import sys
 import tempfile
@@ -22,9 +21,9 @@ sys.path.insert(0, str(ROOT))
 
 from app.catalog import SYSTEMS  # noqa: E402
 from app.server import free_port, start_server, stop_server, wait_healthy  # noqa: E402
+from bench.report import write_results  # noqa: E402
 from bench.timing import median_of, render_times  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results"
 REPEATS = 3
 BUDGET = {"start_to_healthy_s": 5.0, "home_first_render_s": 1.0, "page_first_render_s": 2.0}
 
@@ -49,7 +48,7 @@ def median_over(fn, *args) -> dict:
     return median_of([fn(*args) for _ in range(REPEATS)])
 
 
-def main() -> dict:
+def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         anchor_script = tmp / "anchor.py"
@@ -72,16 +71,12 @@ def main() -> dict:
         "page_first_render": {k: {**v, "ratio_to_anchor": v["median_s"] / anchor_render["median_s"]}
                               for k, v in pages.items()},
     }
-    result["within_budget"] = (
-        app_start["median_s"] < BUDGET["start_to_healthy_s"]
-        and home_render["median_s"] < BUDGET["home_first_render_s"]
-        and all(v["median_s"] < BUDGET["page_first_render_s"] for v in pages.values())
-    )
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "app.json").write_text(json.dumps(result, indent=2) + "\n")
-    (RESULTS / "app.md").write_text(table(result))
-    print(table(result))
-    return result
+    result["checks"] = {
+        "start_to_healthy_under_5s": app_start["median_s"] < BUDGET["start_to_healthy_s"],
+        "home_first_render_under_1s": home_render["median_s"] < BUDGET["home_first_render_s"],
+        "pages_first_render_under_2s": all(v["median_s"] < BUDGET["page_first_render_s"] for v in pages.values()),
+    }
+    return write_results("app", result, table(result))
 
 
 def table(result: dict) -> str:
@@ -96,4 +91,4 @@ def table(result: dict) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(0 if main()["within_budget"] else 1)
+    sys.exit(main())

@@ -70,7 +70,13 @@ def render() -> None:
             st.info("Press Train to train this design live; the figures below appear when it finishes.")
             return
         model, task = run.result.model, make_task(config.task)
-        result, accuracy = analyse(model, task, loops), run.result.accuracy
+        # A finished run's analysis is kept with the run, so moving other controls does not redo it.
+        memo = st.session_state.setdefault("looped_lm:analyses", {})
+        memo_key = (id(run), loops)
+        if memo_key not in memo:
+            memo.clear()
+            memo[memo_key] = analyse(model, task, loops)
+        result, accuracy = memo[memo_key], run.result.accuracy
     else:
         model, task = cached_pretrained(source)
         result = cached_analysis(source, loops)
