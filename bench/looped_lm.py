@@ -4,7 +4,8 @@ For the shipped stable / unstable designs and four more trained here (block size
 Huginn's design; additive injection with pre-norm; concat injection with post-norm): accuracy
 against loops, delta at loops 4 and 32, fixed-point separation, attention change at loop 32, and
 the stage comparison with the shipped feedforward model (CKA alignment of each block layer, and the
-correlation of one loop's logit-lens entropy profile with the feedforward profile).
+correlation of one loop's logit-lens entropy profile with the feedforward profile). Test-time
+scaling: the shipped pointer-chasing model's accuracy per hop against loops, on fresh samples.
 
     python bench/looped_lm.py   # writes bench/results/looped_lm.json and .md (~5 minutes)
 """
@@ -24,6 +25,8 @@ from bench.timing import page_timings  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
 from core.looped_lm import (LoopedConfig, attention_change, fixed_point_residuals, fixed_point_separation,  # noqa: E402
                             load_pretrained, make_task, run_with_cache, train)
+from core.looped_lm.pretrained import SCALING_LOOPS  # noqa: E402
+from core.looped_lm.training import accuracy_by_hops  # noqa: E402
 from core.looped_lm.stages import (cka_matrix, feedforward_profile, feedforward_states, looped_profile,  # noqa: E402
                                    profile_correlation, stage_alignment)
 
@@ -67,12 +70,17 @@ def main() -> int:
             result = train(LoopedConfig(**changes), seed=0, progress=bar)
         designs[name] = {"config": LoopedConfig(**changes).to_dict(),
                          **measure(result.model, make_task(LoopedConfig().task), result.accuracy, ff)}
+    pointer, pointer_task = load_pretrained("pointer")
+    scaling = accuracy_by_hops(pointer, pointer_task, SCALING_LOOPS, n=1024, seed=77)
     r = {"designs": designs, "feedforward_accuracy": ff.metadata["accuracy_by_loops"]["1"],
+         "test_time_scaling": {"loops": list(SCALING_LOOPS), "accuracy_by_hop": scaling.tolist()},
          "page": page_timings("../pages/looped_lm.py")}
     r["seconds"] = time.perf_counter() - t0
     stable, unstable = designs["stable (shipped)"], designs["unstable (shipped)"]
     r["checks"] = {"stable_reaches_a_cycle": stable["stable_cycle"], "unstable_does_not": not unstable["stable_cycle"],
                    "stable_profile_lines_up_with_feedforward": stable["profile_correlation"] > 0.5,
+                   "pointer_accuracy_rises_with_loops": bool(scaling[0, -1] < 0.7 and scaling[3, -1] >= 0.95),
+                   "pointer_holds_at_32_loops": bool(scaling[-1, -1] >= 0.95),
                    "first_view_under_2s": r["page"]["first_view_warm"]["median_s"] < 2.0}
     return write_results("looped_lm", r, table(r))
 
@@ -86,6 +94,10 @@ def table(r: dict) -> str:
         lines.append(f"| {name} | {acc['4']:.2f} | {acc['32']:.2f} | {d['delta_loop4_worst']:.1e} | "
                      f"{d['delta_loop32_worst']:.1e} | {d['separation']:.3f} | {d['attention_change_loop32']:.1e} | "
                      f"{d['stable_cycle']} | {depths} | {d['profile_correlation']:.2f} |")
+    scaling = r["test_time_scaling"]
+    lines += ["", "Pointer chasing (block of 1 layer), accuracy at the answer (hop 8) against loops:", "",
+              "| loops | " + " | ".join(map(str, scaling["loops"])) + " |", "|---|" + "---|" * len(scaling["loops"]),
+              "| accuracy | " + " | ".join(f"{a[-1]:.3f}" for a in scaling["accuracy_by_hop"]) + " |"]
     lines += ["", "| page timing | median (s) | ratio to anchor |", "|---|---|---|"]
     lines += [f"| {k} | {v['median_s']:.3f} | {v.get('ratio_to_anchor', 1.0):.2f} |" for k, v in r["page"].items()]
     return "\n".join(lines) + "\n"

@@ -13,24 +13,32 @@ from pathlib import Path
 from core.common.checkpoint import load_checkpoint, save_checkpoint
 from core.common.config import check_choice
 from core.looped_lm.tasks import make_task
-from core.looped_lm.training import LoopedConfig, build, train
+from core.looped_lm.training import LoopedConfig, accuracy_by_hops, build, train
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "looped_lm"
 DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "none", "norm": "pre"}}
-SHIPPED = {**DESIGNS, "feedforward": {"feedforward": True}}
+SHIPPED = {**DESIGNS, "feedforward": {"feedforward": True},
+           "pointer": {"task": "pointer_chasing", "block": 1, "mean_recurrence": 8, "steps": 4000}}
 SEED = 0
+SCALING_LOOPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
+
+
+def scaling_metadata(model, task) -> dict:
+    """Accuracy of every hop after 1..32 loops, stored with the checkpoint for the page's first view."""
+    return {"loops": list(SCALING_LOOPS), "accuracy": accuracy_by_hops(model, task, SCALING_LOOPS).round(4).tolist()}
 
 
 def ship(name: str) -> Path:
     config = LoopedConfig(**SHIPPED[name])
     result = train(config, seed=SEED)
     meta = {"seed": SEED, "accuracy_by_loops": {str(k): v for k, v in result.accuracy.items()},
-            "final_loss": float(result.loss[-50:].mean()), "made_by": "python -m core.looped_lm.pretrained"}
+            "final_loss": float(result.loss[-50:].mean()), "made_by": "python -m core.looped_lm.pretrained",
+            "accuracy_by_hops": scaling_metadata(result.model, make_task(config.task))}
     return save_checkpoint(ASSETS / name, result.model.state_dict(), config, meta)
 
 
 def load_pretrained(name: str):
-    """(model, task) for a shipped model: "stable", "unstable" or "feedforward"."""
+    """(model, task) for a shipped model: "stable", "unstable", "feedforward" or "pointer"."""
     check_choice("name", name, tuple(SHIPPED))
     ckpt = load_checkpoint(ASSETS / name, LoopedConfig)
     task = make_task(ckpt.config.task)
@@ -42,5 +50,7 @@ def load_pretrained(name: str):
 
 
 if __name__ == "__main__":
-    for design in SHIPPED:
+    import sys
+
+    for design in sys.argv[1:] or SHIPPED:
         print(f"wrote {ship(design)}")

@@ -4,6 +4,10 @@
 - ``modular_chain``: "a1 + a2 + ... + ak =" over Z_p; the answer is the sum mod p.
 - ``variable_binding``: "x0 = 7 ; x1 = x0 ; ... ; xk ?" with the chain shuffled among distractor
   assignments; the answer is the value reached after k hops.
+- ``pointer_chasing``: a permutation f of 0..n-1 written as its table f(0) ... f(n-1), a start x,
+  then k-1 "?" tokens; position n+i is trained to predict f^(i+1)(x), so every hop is supervised and
+  the answer read at the last position is f^k(x). Each hop needs one more lookup, which is what
+  makes accuracy rise with the number of loops (test-time scaling).
 
 ``sample(batch_size, seed)`` returns (input_ids [B, T], targets [B, T]) with -100 everywhere but the
 answer position, so a causal LM is trained with plain next-token cross-entropy.
@@ -19,7 +23,8 @@ import torch
 from core.common.config import check_choice
 from core.common.seeding import make_rng
 
-TASKS = ("parity", "modular_chain", "variable_binding")
+TASKS = ("parity", "modular_chain", "variable_binding", "pointer_chasing")
+POINTER_NODES = 8
 
 
 @dataclass(frozen=True)
@@ -44,11 +49,28 @@ class Task:
             ids[:, 0::2] = terms
             ids[:, -1] = equals
             answer = terms.sum(1) % p
+        elif self.name == "pointer_chasing":
+            return self._pointer(batch_size, rng)
         else:
             ids, answer = self._binding(batch_size, rng)
         targets = np.full(ids.shape, -100)
         targets[:, -1] = answer
         return torch.as_tensor(ids, dtype=torch.long), torch.as_tensor(targets, dtype=torch.long)
+
+    def _pointer(self, batch_size, rng):
+        n, hops = POINTER_NODES, self.length
+        table = np.argsort(rng.random((batch_size, n)), axis=1)          # one permutation per row
+        node = rng.integers(0, n, batch_size)
+        ids = np.concatenate([table, node[:, None], np.full((batch_size, hops - 1), n)], 1)   # n = "?"
+        targets = np.full(ids.shape, -100)
+        for i in range(hops):
+            node = table[np.arange(batch_size), node]
+            targets[:, n + i] = node
+        return torch.as_tensor(ids, dtype=torch.long), torch.as_tensor(targets, dtype=torch.long)
+
+    def hop_targets(self, targets: torch.Tensor) -> torch.Tensor:
+        """[batch, hops] answers of every supervised position (one column for single-answer tasks)."""
+        return targets[:, POINTER_NODES:] if self.name == "pointer_chasing" else targets[:, -1:]
 
     def _binding(self, batch_size, rng):
         # Tokens: values 0..9, variables 10..(10+V-1), then "=", ";", "?".
@@ -76,6 +98,9 @@ def make_task(name: str, length: int | None = None) -> Task:
     if name == "modular_chain":
         n = length or 3
         return Task(name, 5 + 2, 2 * n, n, modulus=5)
+    if name == "pointer_chasing":
+        n = length or 8
+        return Task(name, POINTER_NODES + 1, POINTER_NODES + n, n)
     n = length or 3
     n_vars = 2 * (n + 1)
     return Task(name, 13 + n_vars, 4 * (2 * n + 1) + 2, n)

@@ -80,6 +80,16 @@ def accuracy_by_loops(model, task: Task, loops=EVAL_LOOPS, n: int = 512, seed: i
     return out
 
 
+@torch.no_grad()
+def accuracy_by_hops(model, task: Task, loops=EVAL_LOOPS, n: int = 512, seed: int = 10_000) -> np.ndarray:
+    """[len(loops), hops] accuracy of every supervised position (hop) after each number of loops."""
+    model.eval()
+    ids, targets = task.sample(n, seed)
+    answers = task.hop_targets(targets)
+    cols = slice(targets.shape[1] - answers.shape[1], None)
+    return np.array([(model(ids, r)[:, cols].argmax(-1) == answers).float().mean(0).numpy() for r in loops])
+
+
 def train(config: LoopedConfig, task: Task | None = None, steps: int | None = None, seed: int = 0, progress=None):
     task = task or make_task(config.task)
     steps = steps or config.steps

@@ -21,7 +21,7 @@ def metrics(at):
 
 def test_stable_and_unstable_designs_contrast():
     at = open_page()
-    assert at.title[0].value == "Looped reasoning LMs" and len(at.get("plotly_chart")) == 5
+    assert at.title[0].value == "Looped reasoning LMs" and len(at.get("plotly_chart")) == 6
     stable = metrics(at)
     assert float(stable["Worst layer δ at loop 32"]) <= 1e-2 and float(stable["Fixed-point separation"]) > 0.05
     at.segmented_control(key="model").set_value("unstable").run()

@@ -6,6 +6,7 @@ from core.looped_lm import (LoopedConfig, attention_change, fixed_point_residual
                             run_with_cache, train)
 from core.looped_lm.pretrained import load_pretrained
 from core.looped_lm.tasks import make_task
+from core.looped_lm.training import accuracy_by_hops
 
 
 def claims(model, task):
@@ -40,6 +41,15 @@ def test_a_default_training_run_reaches_a_cycle_of_fixed_points():
     assert_cyclic_fixed_points(result.model, make_task(LoopedConfig().task))
 
 
+def test_pointer_model_scales_with_loops_and_holds_beyond_training():
+    """Test-time scaling: each extra loop reaches deeper hops; answers hold at 4x the trained loop count."""
+    model, task = load_pretrained("pointer")
+    acc = accuracy_by_hops(model, task, loops=(1, 2, 4, 32), n=1024, seed=77)   # [loops, hops], fresh samples
+    assert acc[0, -1] < 0.7 and acc[1, -1] > acc[0, -1] + 0.2 and acc[2, -1] >= 0.95 and acc[3, -1] >= 0.95
+    assert acc[0, 0] >= 0.95                          # one loop is enough for the first hop
+    assert (acc[2] >= acc[0] - 0.01).all()           # more loops never hurt a hop much
+
+
 def test_unknown_design_is_named():
-    with pytest.raises(ValueError, match="^name: 'wobbly' is not an option; allowed 'stable', 'unstable', 'feedforward'$"):
+    with pytest.raises(ValueError, match="^name: 'wobbly' is not an option; allowed 'stable', 'unstable', 'feedforward', 'pointer'$"):
         load_pretrained("wobbly")

@@ -53,7 +53,9 @@ def test_tasks_are_seeded_and_answer_at_the_last_position(name):
     task = make_task(name)
     ids, targets = task.sample(16, seed=3)
     assert ids.shape == (16, task.seq_len) and ids.max() < task.vocab
-    assert (targets[:, :-1] == -100).all() and (targets[:, -1] >= 0).all()
+    answers = task.hop_targets(targets)
+    assert (targets[:, : task.seq_len - answers.shape[1]] == -100).all() and (answers >= 0).all()
+    assert torch.equal(answers[:, -1], targets[:, -1])
     assert torch.equal(ids, task.sample(16, seed=3)[0])
 
 
@@ -62,6 +64,17 @@ def test_task_answers_are_right():
     assert torch.equal(t[:, -1], ids[:, :-1].sum(1) % 2)
     ids, t = make_task("modular_chain").sample(32, 0)
     assert torch.equal(t[:, -1], ids[:, 0::2].sum(1) % 5)
+
+
+def test_pointer_chasing_answers_follow_the_permutation():
+    task = make_task("pointer_chasing")
+    ids, t = task.sample(32, 0)
+    table, node = ids[:, :8], ids[:, 8]
+    assert (table.sort(1).values == torch.arange(8)).all()            # each table is a permutation
+    for hop in range(task.length):
+        node = table.gather(1, node[:, None])[:, 0]
+        assert torch.equal(t[:, 8 + hop], node)
+    assert (ids[:, 9:] == 8).all() and task.seq_len == 16
 
 
 def test_training_is_seeded_and_stops_when_asked():
