@@ -95,7 +95,9 @@ SYSTEMS = (
            page="pages.tikhonov_gnn", warm=("torch", "networkx", "sklearn.model_selection", "core.tikhonov_gnn")),
     System("grace", "GRACE concept decompositions", THEMES[4],
            "Concepts learned globally over the feature space, preserving sample geometry, decompose "
-           "vision-language embeddings the way people describe them."),
+           "vision-language embeddings the way people describe them.",
+           page="pages.grace", warm=("torch", "transformers.models.clip.modeling_clip", "sklearn.linear_model",
+                                     "sklearn.manifold", "core.grace.ship", "core.grace.refit")),
 )
 
 BY_KEY = {system.key: system for system in SYSTEMS}

@@ -1,18 +1,10 @@
 """The looped_lm page through AppTest: both shipped designs, the loop controls, live training."""
 
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
-PAGE = "../pages/looped_lm.py"
+from tests.pages import apptest
 
 
 def open_page():
-    at = AppTest.from_file(MAIN, default_timeout=120).run()
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    return apptest.open_page("looped_lm")
 
 
 def metrics(at):

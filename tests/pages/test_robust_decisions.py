@@ -1,24 +1,13 @@
 """The robust_decisions page through AppTest: defaults, every control, the URL, and its numbers."""
 
-from pathlib import Path
-
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from core.robust_decisions import PROBLEMS
-
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
-PAGE = "../pages/robust_decisions.py"
+from tests.pages import apptest
 
 
 def open_page(**params):
-    at = AppTest.from_file(MAIN, default_timeout=60).run()
-    at.switch_page(PAGE)
-    for key, value in params.items():  # as if the page's URL carried them
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    return apptest.open_page("robust_decisions", timeout=60, **params)
 
 
 def metric(at, label_start):

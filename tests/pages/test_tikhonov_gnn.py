@@ -1,24 +1,13 @@
 """The tikhonov_gnn page through AppTest: the shipped view, every dataset, the graph picker, live mode."""
 
-from pathlib import Path
-
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from core.tikhonov_gnn import DATASETS
-
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
-PAGE = "../pages/tikhonov_gnn.py"
+from tests.pages import apptest
 
 
 def open_page(**params):
-    at = AppTest.from_file(MAIN, default_timeout=120).run()
-    at.switch_page(PAGE)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    return apptest.open_page("tikhonov_gnn", **params)
 
 
 def test_shipped_view_shows_graph_response_operator_and_accuracies():

@@ -1,0 +1,57 @@
+"""The grace page through AppTest: the composed scene's concepts, the map, the tables, the live refit."""
+
+import json
+
+from tests.pages import apptest
+
+
+def open_page():
+    return apptest.open_page("grace")
+
+
+def chart(at, index):
+    return json.loads(at.get("plotly_chart")[index].proto.spec)
+
+
+def grace_bars(at):
+    return set(chart(at, 0)["data"][0]["y"])   # the words of the GRACE panel of the concept bars
+
+
+def test_the_composed_scene_is_read_as_its_attributes():
+    at = open_page()
+    assert at.title[0].value == "GRACE concept decompositions" and len(at.get("plotly_chart")) == 4
+    assert {"red", "circle", "left"} <= grace_bars(at)
+    at.selectbox(key="colour").set_value("blue").run()
+    at.selectbox(key="shape").set_value("triangle").run()
+    words = grace_bars(at)
+    assert {"blue", "triangle"} <= words and "red" not in words
+    values = {m.label: m.value for m in at.metric}
+    assert float(values["GRACE: reconstruction cosine"]) > 0.8
+
+
+def test_metrics_table_and_claim_line():
+    at = open_page()
+    table = at.dataframe[0].value.set_index("method")
+    assert list(table.index) == ["raw embeddings", "GRACE", "SpLiCE", "TextSpan", "SAE"]
+    assert table.loc["GRACE", "attribute agreement"] >= 0.8 and table.loc["GRACE", "trustworthiness"] > 0.95
+    assert any("At matched sparsity" in c.value for c in at.caption)
+
+
+def test_clip_concepts_follow_the_motion():
+    at = open_page()
+    at.selectbox(key="v_motion").set_value("upward").run()
+    bars = chart(at, 2)["data"][0]
+    assert "upward" in bars["y"] and not at.exception
+
+
+def test_live_refit_wiring():
+    at = open_page()
+    next(b for b in at.button if b.label.startswith("Refit")).click().run()
+    run = at.session_state["liverun:grace:2.0:light (3 fits)"]
+    assert run.wait(120) and run.state == "done", run.error
+    assert len(run.result) == 3 and all(0 < p["trustworthiness"] <= 1 for p in run.result)
+    at.run()
+    tradeoff = next(c for c in map(json.loads, (e.proto.spec for e in at.get("plotly_chart")))
+                    if "Trustworthiness" in json.dumps(c["layout"]))
+    names = {t["name"] for t in tradeoff["data"]}
+    assert "GRACE, γ = 2 (live)" in names and "SpLiCE" in names
