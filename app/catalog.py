@@ -45,7 +45,9 @@ SYSTEMS = (
            "with distribution-level rewards such as calibration or diversity."),
     System("interestingness", "Interestingness of math problems", THEMES[7],
            "LLMs broadly agree with humans on which math problems are interesting, yet miss the spread "
-           "of human judgments and the reasons people give."),
+           "of human judgments and the reasons people give.",
+           page="pages.interestingness", warm=("sqlalchemy", "alembic", "krippendorff",
+                                                     "core.interestingness.store")),
     System("malora", "Margin-based LoRA merging", THEMES[2],
            "In an intermediate regularisation regime the optimal LoRA adapter is the max-margin solution; "
            "margin-balancing mixing coefficients give a training-free merge (MaLoRA)."),
@@ -101,6 +103,8 @@ SYSTEMS = (
 )
 
 BY_KEY = {system.key: system for system in SYSTEMS}
+# Pages beyond each system's own: page module -> the system it belongs to (app/main.py routes them).
+EXTRA_PAGES = {"interestingness_study": "interestingness"}
 
 
 def by_theme() -> dict[str, list[System]]:

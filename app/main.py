@@ -17,7 +17,7 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app import home  # noqa: E402
-from app.catalog import SYSTEMS, by_theme  # noqa: E402
+from app.catalog import BY_KEY, SYSTEMS, by_theme  # noqa: E402
 from app.ui.pages import page_for  # noqa: E402
 from app.ui.warmup import warm_up  # noqa: E402
 
@@ -31,7 +31,18 @@ for theme, systems in by_theme().items():
     if built:
         sections[theme] = built
 
+study_page = st.Page(ROOT / "pages" / "interestingness_study.py", title="Interestingness study (participant view)",
+                     url_path="interestingness_study")   # EXTRA_PAGES in app/catalog.py
+participant = "study" in st.query_params   # a participant's link: only their page, no navigation
+if not participant:
+    sections.setdefault(BY_KEY["interestingness"].theme, []).append(study_page)
+
 try:
-    st.navigation(sections).run()
+    if participant:
+        # The home page stays the default (a lone page would be served at "/" only, and the link's
+        # /interestingness_study path would then be "not found"); nothing links to it from here.
+        st.navigation([home_page, study_page], position="hidden").run()
+    else:
+        st.navigation(sections).run()
 finally:  # after the page is drawn, so the warm-up never competes with the first view
     warm_up(module for s in SYSTEMS if s.built for module in s.warm)

@@ -3,7 +3,7 @@
 import importlib
 from pathlib import Path
 
-from app.catalog import BY_KEY, SYSTEMS, THEMES, by_theme
+from app.catalog import BY_KEY, EXTRA_PAGES, SYSTEMS, THEMES, by_theme
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,4 +54,5 @@ def test_built_pages_exist_with_render_and_match_their_key():
 def test_every_page_module_is_registered():
     modules = {p.stem for p in (ROOT / "pages").glob("*.py") if p.stem != "__init__"}
     registered = {s.key for s in SYSTEMS if s.built}
-    assert modules == registered
+    assert modules == registered | set(EXTRA_PAGES)
+    assert all(BY_KEY[owner].built for owner in EXTRA_PAGES.values())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -14,10 +15,35 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+ADMIN_PASSWORD = "e2e-admin-password"
+
+
 @pytest.fixture(scope="session")
-def app_url(tmp_path_factory):
+def study_db_url(tmp_path_factory):
+    """The server's study database: a fresh SQLite file with one demo study of 12 simulated raters."""
+    from core.interestingness import StudyStore, load_problem_bank
+    from core.interestingness.simulate import simulate_participants
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('study') / 'study.sqlite'}"
+    store = StudyStore(url)
+    bank = load_problem_bank()
+    demo = store.create_study("demo (simulated raters)", [p.id for p in bank[:24]], items_per_participant=10,
+                              problems=bank)
+    simulate_participants(store, demo, 12, seed=0)
+    store.close()
+    return url
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory, study_db_url):
     port = free_port()
-    proc = start_server(port, tmp_path_factory.mktemp("server") / "streamlit.log")
+    saved = {k: os.environ.get(k) for k in ("STUDY_DATABASE_URL", "STUDY_ADMIN_PASSWORD")}
+    os.environ.update(STUDY_DATABASE_URL=study_db_url, STUDY_ADMIN_PASSWORD=ADMIN_PASSWORD)
+    try:
+        proc = start_server(port, tmp_path_factory.mktemp("server") / "streamlit.log")
+    finally:
+        for key, value in saved.items():
+            os.environ.pop(key) if value is None else os.environ.update({key: value})
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)

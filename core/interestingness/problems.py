@@ -1,0 +1,110 @@
+"""The problem bank: shipped original problems, and validated imports of an experimenter's own set.
+
+A problem has an id, a statement (Markdown with LaTeX), a topic, a difficulty 1–5, a source
+("original", "generated", "imported") and an optional answer. Imports come from CSV (a header row
+with those columns) or JSON (a list of objects, or {"problems": [...]}); every row is checked and
+the first bad one is named with its field and the allowed values, so nothing half-valid loads.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+BANK = Path(__file__).resolve().parents[2] / "assets" / "interestingness" / "problems.json"
+TOPICS = ("algebra", "number theory", "combinatorics", "geometry", "analysis", "probability")
+SOURCES = ("original", "generated", "imported")
+RATIONALES = ("surprising result", "elegant solution", "connects areas", "simple to state", "challenging",
+              "useful technique", "beautiful structure", "real-world relevance", "other")
+FIELDS = ("id", "statement", "topic", "difficulty", "source", "answer")
+MAX_STATEMENT, MAX_ANSWER, MAX_PROBLEMS = 4000, 1000, 5000
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    id: str
+    statement: str
+    topic: str
+    difficulty: int
+    source: str = "original"
+    answer: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _problem(row: dict, where: str, default_source: str) -> Problem:
+    unknown = set(row) - set(FIELDS)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}; allowed {', '.join(FIELDS)}")
+    pid = str(row.get("id") or "").strip()
+    if not ID_PATTERN.match(pid):
+        raise ValueError(f"{where}.id: {pid!r} is not a valid id; allowed 1-64 letters, digits, '_', '.', '-'")
+    where = f"{where} ({pid})"
+    statement = str(row.get("statement") or "").strip()
+    if not 1 <= len(statement) <= MAX_STATEMENT:
+        raise ValueError(f"{where}.statement: {len(statement)} characters; allowed 1..{MAX_STATEMENT}")
+    topic = str(row.get("topic") or "").strip().lower()
+    if topic not in TOPICS:
+        raise ValueError(f"{where}.topic: {topic!r} is not allowed; allowed {', '.join(TOPICS)}")
+    raw = row.get("difficulty")
+    if isinstance(raw, bool) or not str(raw).strip().isdigit() or not 1 <= int(str(raw).strip()) <= 5:
+        raise ValueError(f"{where}.difficulty: {raw!r} is not allowed; allowed integers 1..5")
+    difficulty = int(str(raw).strip())
+    source = str(row.get("source") or default_source).strip().lower()
+    if source not in SOURCES:
+        raise ValueError(f"{where}.source: {source!r} is not allowed; allowed {', '.join(SOURCES)}")
+    answer = row.get("answer")
+    answer = None if answer is None or str(answer).strip() == "" else str(answer).strip()
+    if answer is not None and len(answer) > MAX_ANSWER:
+        raise ValueError(f"{where}.answer: {len(answer)} characters; allowed at most {MAX_ANSWER}")
+    return Problem(pid, statement, topic, difficulty, source, answer)
+
+
+def parse_problems(text: str, fmt: str, default_source: str = "imported") -> list[Problem]:
+    """Problems from CSV or JSON text; raises ValueError naming the first bad row and field."""
+    if fmt not in ("csv", "json"):
+        raise ValueError(f"fmt: {fmt!r} is not allowed; allowed csv, json")
+    if fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"file: not valid JSON ({error.msg} at line {error.lineno}); allowed a JSON list of "
+                             "problems or {\"problems\": [...]}") from None
+        rows = data.get("problems") if isinstance(data, dict) else data
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise ValueError("file: no list of problem objects found; allowed a JSON list or {\"problems\": [...]}")
+    else:
+        reader = csv.DictReader(io.StringIO(text))
+        missing = {"id", "statement", "topic", "difficulty"} - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"file: CSV header lacks {', '.join(sorted(missing))}; allowed columns {', '.join(FIELDS)}")
+        rows = list(reader)
+    if not 1 <= len(rows) <= MAX_PROBLEMS:
+        raise ValueError(f"file: {len(rows)} problems; allowed 1..{MAX_PROBLEMS}")
+    problems = [_problem(row, f"row {i + 1}", default_source) for i, row in enumerate(rows)]
+    seen = set()
+    for i, problem in enumerate(problems):
+        if problem.id in seen:
+            raise ValueError(f"row {i + 1}.id: {problem.id!r} appears twice; allowed unique ids")
+        seen.add(problem.id)
+    return problems
+
+
+def import_problems(path: str | Path, default_source: str = "imported") -> list[Problem]:
+    """Problems from a .csv or .json file (see :func:`parse_problems`)."""
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in ("csv", "json"):
+        raise ValueError(f"path: {path.name} has suffix {path.suffix!r}; allowed .csv, .json")
+    return parse_problems(path.read_text(encoding="utf-8"), fmt, default_source)
+
+
+def load_problem_bank() -> list[Problem]:
+    """The shipped original problems (assets/interestingness/problems.json)."""
+    return import_problems(BANK, default_source="original")

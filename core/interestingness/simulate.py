@@ -1,0 +1,38 @@
+"""Simulated participants, for demos, load tests and the admin page's preview; never mixed with real
+data silently: their external ids start with ``sim-``.
+
+Each simulated rater sees problem p's latent interestingness mu_p (seeded, 1..7 scale), adds their
+own bias and noise, and rounds to 1..7; attention checks are answered correctly with probability
+``attentive``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.interestingness.problems import RATIONALES
+
+
+def simulate_participants(store, study_id: int, n: int, seed: int = 0, attentive: float = 0.95,
+                          populations=None) -> list[str]:
+    rng = np.random.default_rng(seed)
+    populations = list(populations or store.study(study_id)["populations"])
+    latent = {p["id"]: 1 + 6 * rng.beta(2, 2) for p in store.study_problems(study_id)}
+    ids = []
+    for i in range(n):
+        population = populations[i % len(populations)]
+        pid = store.enroll(study_id, f"sim-{seed}-{i}", population)
+        bias = rng.normal(0, 0.6) + (0.5 if population == "olympiad" else 0.0)
+        while (item := store.next_item(pid)) is not None:
+            if item.kind == "attention":
+                right = rng.random() < attentive
+                values = item.expected if right else {"interestingness": int(rng.integers(1, 8)),
+                                                      "difficulty": int(rng.integers(1, 8))}
+                store.record_response(pid, item.id, values["interestingness"], values["difficulty"])
+                continue
+            score = int(np.clip(np.rint(latent[item.id] + bias + rng.normal(0, 0.8)), 1, 7))
+            reasons = list(rng.choice(RATIONALES[:-1], size=int(rng.integers(0, 3)), replace=False))
+            store.record_response(pid, item.id, score, int(rng.integers(1, 8)), reasons)
+        store.complete(pid)
+        ids.append(pid)
+    return ids

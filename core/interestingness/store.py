@@ -1,0 +1,396 @@
+"""StudyStore: the study's data service. Every write is committed before the call returns.
+
+Storage is SQLAlchemy 2: by default a SQLite file under ``data/`` (or ``$STUDY_DATA_DIR``) in WAL
+mode with a busy timeout, each write transaction taken with BEGIN IMMEDIATE so concurrent sessions
+queue instead of failing; ``STUDY_DATABASE_URL`` (or ``url=``) selects any other database, such as
+PostgreSQL. Opening a store brings an empty or older database up to the current schema (Alembic).
+
+Assignment (balanced, resumable): a participant gets ``items_per_participant`` problems, the ones
+assigned least often so far within their population, ties broken by the participant's seeded
+random draw, shown in a seeded random order, with ``attention_checks`` instruction-style checks at
+seeded positions after the first item. The assignment is stored at enrolment, so a reload or a
+crash resumes at the first unanswered position with the same items.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import create_engine, event, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import sessionmaker
+
+from core.interestingness import models as m
+from core.interestingness.problems import RATIONALES, Problem
+
+ROOT = Path(__file__).resolve().parents[2]
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+POPULATIONS = ("college", "olympiad")
+MAX_COMMENT = 2000
+EXPORT_COLUMNS = ("study_id", "participant_id", "population", "participant_status", "position", "item_id", "kind",
+                  "interestingness", "difficulty", "rationales", "comment", "attention_passed", "shown_at",
+                  "answered_at", "response_ms")
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """SQLite returns naive datetimes; every time we store is UTC."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+def default_url() -> str:
+    url = os.environ.get("STUDY_DATABASE_URL")
+    if url:
+        return url
+    folder = Path(os.environ.get("STUDY_DATA_DIR", ROOT / "data"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'study.sqlite'}"
+
+
+def make_engine(url: str):
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, pool_size=20,
+                               max_overflow=60)
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record):
+            dbapi_connection.isolation_level = None          # we issue BEGIN ourselves
+            cursor = dbapi_connection.cursor()
+            for pragma in ("journal_mode=WAL", "busy_timeout=30000", "foreign_keys=ON", "synchronous=NORMAL"):
+                cursor.execute(f"PRAGMA {pragma}")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        return engine
+    return create_engine(url, pool_size=20, max_overflow=60, pool_pre_ping=True)
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    kind: str                       # "problem" or "attention"
+    position: int                   # 0-based
+    total: int
+    statement: str                  # the problem, or the attention check's instruction
+    topic: str | None = None
+    expected: dict | None = None    # attention checks: {"interestingness": a, "difficulty": b}
+
+
+@dataclass(frozen=True)
+class Recorded:
+    participant_id: str
+    item_id: str
+    duplicate: bool                 # True: this (participant, item) was already answered; nothing changed
+    attention_passed: bool | None = None
+
+
+class StudyStore:
+    def __init__(self, url: str | None = None):
+        self.url = url or default_url()
+        self.engine = make_engine(self.url)
+        self.upgrade()
+        self.session = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def upgrade(self, revision: str = "head") -> None:
+        """Bring the database to ``revision`` with the Alembic migrations (idempotent)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- problems and studies -------------------------------------------------------------------
+
+    def add_problems(self, problems: list[Problem]) -> int:
+        """Insert or update problems by id; returns how many were given."""
+        with self.session.begin() as s:
+            for p in problems:
+                s.merge(m.Problem(**p.to_dict()))
+        return len(problems)
+
+    def create_study(self, name: str, problem_ids, items_per_participant: int = 20, attention_checks: int = 2,
+                     populations=POPULATIONS, completion_url: str | None = None, problems: list[Problem] | None = None
+                     ) -> int:
+        name = str(name).strip()
+        if not 1 <= len(name) <= 200:
+            raise ValueError(f"name: {len(name)} characters; allowed 1..200")
+        problem_ids = list(dict.fromkeys(problem_ids))
+        if not isinstance(items_per_participant, int) or not 1 <= items_per_participant <= len(problem_ids):
+            raise ValueError(f"items_per_participant: {items_per_participant!r}; allowed integers 1..{len(problem_ids)} "
+                             "(the study's problems)")
+        if not isinstance(attention_checks, int) or not 0 <= attention_checks <= 5:
+            raise ValueError(f"attention_checks: {attention_checks!r}; allowed integers 0..5")
+        populations = [str(p) for p in populations]
+        if not populations or any(not 1 <= len(p) <= 32 for p in populations):
+            raise ValueError("populations: allowed a non-empty list of names of 1..32 characters")
+        if problems:
+            self.add_problems(problems)
+        with self.session.begin() as s:
+            known = set(s.scalars(select(m.Problem.id).where(m.Problem.id.in_(problem_ids))))
+            missing = [p for p in problem_ids if p not in known]
+            if missing:
+                raise ValueError(f"problem_ids: unknown {', '.join(missing[:5])}; allowed ids of loaded problems")
+            if s.scalar(select(m.Study.id).where(m.Study.name == name)) is not None:
+                raise ValueError(f"name: a study called {name!r} exists; allowed a new name")
+            study = m.Study(name=name, items_per_participant=items_per_participant, attention_checks=attention_checks,
+                            populations=populations, completion_code=secrets.token_hex(4).upper(),
+                            failed_code=secrets.token_hex(4).upper(), completion_url=completion_url, created_at=now())
+            s.add(study)
+            s.flush()
+            s.add_all(m.StudyProblem(study_id=study.id, problem_id=p) for p in problem_ids)
+            return study.id
+
+    def studies(self) -> list[dict]:
+        with self.session() as s:
+            return [{"id": st.id, "name": st.name, "items_per_participant": st.items_per_participant,
+                     "attention_checks": st.attention_checks, "populations": st.populations, "completion_code": st.completion_code,
+                     "failed_code": st.failed_code, "completion_url": st.completion_url}
+                    for st in s.scalars(select(m.Study).order_by(m.Study.id))]
+
+    def study(self, study_id: int) -> dict:
+        found = [st for st in self.studies() if st["id"] == study_id]
+        if not found:
+            raise ValueError(f"study_id: {study_id!r} does not exist; allowed ids of existing studies")
+        return found[0]
+
+    def study_problems(self, study_id: int) -> list[dict]:
+        with self.session() as s:
+            rows = s.execute(select(m.Problem).join(m.StudyProblem, m.StudyProblem.problem_id == m.Problem.id)
+                             .where(m.StudyProblem.study_id == study_id).order_by(m.Problem.id)).scalars()
+            return [{"id": p.id, "statement": p.statement, "topic": p.topic, "difficulty": p.difficulty,
+                     "source": p.source, "answer": p.answer} for p in rows]
+
+    # -- participants ---------------------------------------------------------------------------
+
+    def enroll(self, study_id: int, external_id: str, population: str, prolific_study_id: str | None = None,
+               session_id: str | None = None, background: dict | None = None, consent_at: datetime | None = None
+               ) -> str:
+        """The participant id for ``external_id`` in this study; the same external id resumes the same one."""
+        study = self.study(study_id)
+        external_id = str(external_id or "").strip()
+        if not 1 <= len(external_id) <= 128:
+            raise ValueError(f"external_id: {len(external_id)} characters; allowed 1..128")
+        if population not in study["populations"]:
+            raise ValueError(f"population: {population!r} is not allowed; allowed {', '.join(study['populations'])}")
+        existing = self._participant_by_external(study_id, external_id)
+        if existing:
+            return existing
+        try:
+            with self.session.begin() as s:
+                return self._create_participant(s, study, external_id, population, prolific_study_id, session_id,
+                                                background, consent_at or now())
+        except IntegrityError:   # the same link opened twice at once: the other request created it
+            existing = self._participant_by_external(study_id, external_id)
+            if existing:
+                return existing
+            raise
+
+    def _participant_by_external(self, study_id: int, external_id: str) -> str | None:
+        with self.session() as s:
+            return s.scalar(select(m.Participant.id).where(m.Participant.study_id == study_id,
+                                                           m.Participant.external_id == external_id))
+
+    def _create_participant(self, s, study, external_id, population, prolific_study_id, session_id, background,
+                            consent_at) -> str:
+        pid = secrets.token_hex(8)
+        seed = secrets.randbelow(2**31)
+        s.add(m.Participant(id=pid, study_id=study["id"], external_id=external_id, prolific_study_id=prolific_study_id,
+                            session_id=session_id, population=population, background=background,
+                            consent_at=consent_at, assignment_seed=seed, status="active", created_at=now()))
+        s.flush()
+        problem_ids = list(s.scalars(select(m.StudyProblem.problem_id).where(m.StudyProblem.study_id == study["id"])
+                                     .order_by(m.StudyProblem.problem_id)))
+        counts = dict(s.execute(select(m.Assignment.item_id, func.count()).join(
+            m.Participant, m.Participant.id == m.Assignment.participant_id).where(
+            m.Participant.study_id == study["id"], m.Assignment.population == population,
+            m.Assignment.kind == "problem").group_by(m.Assignment.item_id)).all())
+        rng = np.random.default_rng(seed)
+        tie = rng.random(len(problem_ids))
+        order = sorted(range(len(problem_ids)), key=lambda i: (counts.get(problem_ids[i], 0), tie[i]))
+        chosen = [problem_ids[i] for i in order[: study["items_per_participant"]]]
+        chosen = [chosen[i] for i in rng.permutation(len(chosen))]
+        slots = sorted(rng.choice(np.arange(1, len(chosen) + 1), size=min(study["attention_checks"], len(chosen)),
+                       replace=False).tolist())
+        items = [("problem", pid_, None, None) for pid_ in chosen]
+        for j, slot in enumerate(reversed(slots)):
+            a, b = int(rng.integers(1, 8)), int(rng.integers(1, 8))
+            instruction = (f"**Attention check.** This item is not a problem. To show that you are reading "
+                           f"carefully, set *interestingness* to **{a}** and *difficulty* to **{b}**, then continue.")
+            items.insert(slot, ("attention", f"attention-{len(slots) - j}", instruction,
+                                {"interestingness": a, "difficulty": b}))
+        s.add_all(m.Assignment(participant_id=pid, position=i, item_id=item_id, kind=kind, population=population,
+                               instruction=instruction, expected=expected)
+                  for i, (kind, item_id, instruction, expected) in enumerate(items))
+        return pid
+
+    def participant(self, participant_id: str) -> dict:
+        with self.session() as s:
+            p = s.get(m.Participant, str(participant_id))
+            if p is None:
+                raise ValueError("participant_id: unknown participant; allowed the id from your study link")
+            answered = s.scalar(select(func.count()).select_from(m.Response).where(
+                m.Response.participant_id == p.id))
+            total = s.scalar(select(func.count()).select_from(m.Assignment).where(
+                m.Assignment.participant_id == p.id))
+            return {"id": p.id, "study_id": p.study_id, "population": p.population, "status": p.status,
+                    "answered": answered, "total": total, "consent_at": _utc(p.consent_at)}
+
+    def next_item(self, participant_id: str) -> Item | None:
+        """The first unanswered item (recording when it was first shown), or None when all are answered."""
+        with self.session.begin() as s:
+            if s.get(m.Participant, str(participant_id)) is None:
+                raise ValueError("participant_id: unknown participant; allowed the id from your study link")
+            answered = set(s.scalars(select(m.Response.item_id).where(m.Response.participant_id == participant_id)))
+            rows = s.scalars(select(m.Assignment).where(m.Assignment.participant_id == participant_id)
+                             .order_by(m.Assignment.position)).all()
+            pending = [a for a in rows if a.item_id not in answered]
+            if not pending:
+                return None
+            a = pending[0]
+            if a.shown_at is None:
+                a.shown_at = now()
+            if a.kind == "attention":
+                return Item(a.item_id, a.kind, a.position, len(rows), a.instruction, None, dict(a.expected))
+            problem = s.get(m.Problem, a.item_id)
+            return Item(a.item_id, a.kind, a.position, len(rows), problem.statement, problem.topic)
+
+    def record_response(self, participant_id: str, item_id: str, interestingness: int, difficulty: int,
+                        rationales=(), comment: str | None = None, shown_at: datetime | None = None) -> Recorded:
+        """Validate and commit one answer; a repeat for the same (participant, item) changes nothing."""
+        for name, value in (("interestingness", interestingness), ("difficulty", difficulty)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 7:
+                raise ValueError(f"{name}: {value!r} is not allowed; allowed integers 1..7")
+        rationales = list(rationales or [])
+        bad = [r for r in rationales if r not in RATIONALES]
+        if bad or len(set(rationales)) != len(rationales):
+            raise ValueError(f"rationales: {bad or 'repeated entries'} not allowed; allowed distinct values from "
+                             f"{', '.join(RATIONALES)}")
+        if comment is not None and len(str(comment)) > MAX_COMMENT:
+            raise ValueError(f"comment: {len(str(comment))} characters; allowed at most {MAX_COMMENT}")
+        comment = str(comment).strip() or None if comment is not None else None
+        try:
+            with self.session.begin() as s:
+                participant = s.get(m.Participant, str(participant_id))
+                if participant is None:
+                    raise ValueError("participant_id: unknown participant; allowed the id from your study link")
+                assignment = s.scalar(select(m.Assignment).where(m.Assignment.participant_id == participant.id,
+                                                                 m.Assignment.item_id == str(item_id)))
+                if assignment is None:
+                    raise ValueError(f"item_id: {item_id!r} is not one of this participant's items; allowed the "
+                                     "items of their own assignment")
+                if s.scalar(select(m.Response.id).where(m.Response.participant_id == participant.id,
+                                                        m.Response.item_id == assignment.item_id)) is not None:
+                    return Recorded(participant.id, assignment.item_id, True)
+                if participant.status != "active":
+                    raise ValueError(f"participant_id: the study is {participant.status} for this participant; "
+                                     "allowed active participants")
+                answered = now()
+                shown = _utc(shown_at or assignment.shown_at)
+                passed = None
+                s.add(m.Response(participant_id=participant.id, item_id=assignment.item_id, kind=assignment.kind,
+                                 interestingness=int(interestingness), difficulty=int(difficulty),
+                                 rationales=rationales, comment=comment, shown_at=shown, answered_at=answered,
+                                 response_ms=None if shown is None else int((answered - shown).total_seconds() * 1000)))
+                if assignment.kind == "attention":
+                    passed = (int(interestingness), int(difficulty)) == (assignment.expected["interestingness"],
+                                                                         assignment.expected["difficulty"])
+                    s.add(m.AttentionOutcome(participant_id=participant.id, item_id=assignment.item_id, passed=passed))
+                return Recorded(participant.id, assignment.item_id, False, passed)
+        except IntegrityError:   # the same answer submitted twice at once: the first one stands
+            return Recorded(str(participant_id), str(item_id), True)
+
+    def complete(self, participant_id: str) -> str:
+        """The completion code once every item is answered (the failed-checks code if every check failed)."""
+        with self.session.begin() as s:
+            p = s.get(m.Participant, str(participant_id))
+            if p is None:
+                raise ValueError("participant_id: unknown participant; allowed the id from your study link")
+            study = s.get(m.Study, p.study_id)
+            if p.status == "active":
+                total = s.scalar(select(func.count()).select_from(m.Assignment).where(
+                    m.Assignment.participant_id == p.id))
+                answered = s.scalar(select(func.count()).select_from(m.Response).where(
+                    m.Response.participant_id == p.id))
+                if answered < total:
+                    raise ValueError(f"participant_id: {total - answered} items unanswered; allowed after the last item")
+                outcomes = list(s.scalars(select(m.AttentionOutcome.passed).where(
+                    m.AttentionOutcome.participant_id == p.id)))
+                p.status = "failed_checks" if outcomes and not any(outcomes) else "completed"
+                p.completed_at = now()
+            return study.failed_code if p.status == "failed_checks" else study.completion_code
+
+    # -- reading out ----------------------------------------------------------------------------
+
+    def rows(self, study_id: int, include_external_ids: bool = False) -> list[dict]:
+        """One dict per response, with the participant's metadata (see EXPORT_COLUMNS)."""
+        self.study(study_id)
+        with self.session() as s:
+            query = (select(m.Response, m.Participant, m.Assignment.position, m.AttentionOutcome.passed)
+                     .join(m.Participant, m.Participant.id == m.Response.participant_id)
+                     .join(m.Assignment, (m.Assignment.participant_id == m.Response.participant_id)
+                           & (m.Assignment.item_id == m.Response.item_id))
+                     .outerjoin(m.AttentionOutcome, (m.AttentionOutcome.participant_id == m.Response.participant_id)
+                                & (m.AttentionOutcome.item_id == m.Response.item_id))
+                     .where(m.Participant.study_id == study_id).order_by(m.Participant.id, m.Assignment.position))
+            out = []
+            for r, p, position, passed in s.execute(query):
+                row = {"study_id": study_id, "participant_id": p.id, "population": p.population,
+                       "participant_status": p.status, "position": position, "item_id": r.item_id, "kind": r.kind,
+                       "interestingness": r.interestingness, "difficulty": r.difficulty, "rationales": r.rationales,
+                       "comment": r.comment, "attention_passed": passed,
+                       "shown_at": _iso(r.shown_at), "answered_at": _iso(r.answered_at), "response_ms": r.response_ms}
+                if include_external_ids:
+                    row.update(external_id=p.external_id, prolific_study_id=p.prolific_study_id,
+                               session_id=p.session_id)
+                out.append(row)
+            return out
+
+    def export(self, study_id: int, fmt: str = "csv", include_external_ids: bool = False) -> str:
+        if fmt not in ("csv", "json"):
+            raise ValueError(f"fmt: {fmt!r} is not allowed; allowed csv, json")
+        rows = self.rows(study_id, include_external_ids)
+        if fmt == "json":
+            return json.dumps(rows, indent=1)
+        columns = list(EXPORT_COLUMNS) + (["external_id", "prolific_study_id", "session_id"]
+                                          if include_external_ids else [])
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({**row, "rationales": ";".join(row["rationales"])})
+        return buffer.getvalue()
+
+    def participants(self, study_id: int) -> list[dict]:
+        with self.session() as s:
+            return [{"participant_id": p.id, "population": p.population, "status": p.status,
+                     "created_at": _iso(p.created_at), "completed_at": _iso(p.completed_at)}
+                    for p in s.scalars(select(m.Participant).where(m.Participant.study_id == study_id))]
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else _utc(value).isoformat()

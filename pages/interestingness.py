@@ -1,0 +1,185 @@
+"""The experimenter's page for the interestingness study, behind a password: create or open a study,
+load problems, participant links, live progress, data quality, reliability, distributions, export.
+
+The password comes from ``STUDY_ADMIN_PASSWORD`` or ``st.secrets["study_admin_password"]`` and is
+compared with ``hmac.compare_digest``; without one configured the page shows how to set it and
+nothing else."""
+
+from __future__ import annotations
+
+import hmac
+import os
+from urllib.parse import urlencode
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from app.catalog import BY_KEY
+from app.ui.plots import COLORS, show
+from core.interestingness import load_problem_bank, monitor, parse_problems
+from core.interestingness.store import StudyStore, default_url
+
+SYSTEM = BY_KEY["interestingness"]
+
+
+@st.cache_resource(show_spinner=False)
+def open_store(url: str) -> StudyStore:
+    return StudyStore(url)
+
+
+def store() -> StudyStore:
+    """One store per database URL (STUDY_DATABASE_URL, or the SQLite file under data/) per server."""
+    return open_store(default_url())
+
+
+def configured_password() -> str | None:
+    if os.environ.get("STUDY_ADMIN_PASSWORD"):
+        return os.environ["STUDY_ADMIN_PASSWORD"]
+    try:
+        return st.secrets.get("study_admin_password")
+    except Exception:  # no secrets file at all
+        return None
+
+
+def check_password() -> bool:
+    expected = configured_password()
+    if not expected:
+        st.warning("The study admin is locked: set the environment variable `STUDY_ADMIN_PASSWORD` (or "
+                   "`study_admin_password` in `.streamlit/secrets.toml`) and restart the app.")
+        return False
+    if st.session_state.get("admin_ok"):
+        return True
+
+    def entered():
+        given = st.session_state.pop("admin_password", "")
+        st.session_state.admin_ok = hmac.compare_digest(given.encode(), expected.encode())
+        st.session_state.admin_failed = not st.session_state.admin_ok
+
+    st.text_input("Admin password", type="password", key="admin_password", on_change=entered)
+    if st.session_state.get("admin_failed"):
+        st.error("Wrong password.")
+    return False
+
+
+def render() -> None:
+    st.title(SYSTEM.title)
+    st.markdown(f"{SYSTEM.claim} This page runs the human rating study: create a study, share participant links, "
+                "watch progress and data quality, export the ratings.")
+    if not check_password():
+        return
+    studies = store().studies()
+    with st.expander("Create a study", expanded=not studies):
+        create_form()
+    if not studies:
+        st.info("No study yet: create one above.")
+        return
+    names = {s["id"]: f"{s['name']} (#{s['id']})" for s in studies}
+    study_id = st.selectbox("Study", list(names), format_func=names.get, index=len(names) - 1, key="study_id")
+    study = store().study(study_id)
+    links_section(study)
+    rows = store().rows(study_id)
+    participants = store().participants(study_id)
+    st.subheader("Progress", divider="gray")
+    st.dataframe(monitor.progress(participants, rows), hide_index=True)
+    per_item = monitor.ratings_per_item(rows)
+    if not per_item.empty:
+        show(bars(per_item, "Ratings per problem and population"), key="chart-per-item")
+    st.subheader("Data quality and reliability", divider="gray")
+    quality_section(study, rows)
+    st.subheader("Rating distributions", divider="gray")
+    field = st.segmented_control("Rating", ["interestingness", "difficulty"], default="interestingness",
+                                 key="dist_field") or "interestingness"
+    dist = monitor.distributions(rows, field)
+    if dist.empty:
+        st.caption("No ratings yet.")
+    else:
+        show(heatmap(dist, field), key="chart-dist")
+    st.subheader("Export", divider="gray")
+    c1, c2, c3 = st.columns([1, 1, 2])
+    c1.download_button("CSV", store().export(study_id, "csv"), f"study{study_id}.csv", "text/csv",
+                       icon=":material/download:", on_click="ignore", key="export_csv")
+    c2.download_button("JSON", store().export(study_id, "json"), f"study{study_id}.json", "application/json",
+                       icon=":material/download:", on_click="ignore", key="export_json")
+    c3.caption("One row per response with the participant's pseudonymous id and population; recruiter ids "
+               "(PROLIFIC_PID) stay out of the export.")
+
+
+def create_form() -> None:
+    with st.form("create"):
+        name = st.text_input("Name", key="new_name")
+        c1, c2 = st.columns(2)
+        k = c1.number_input("Problems per participant", 1, 200, 20, key="new_k")
+        checks = c2.number_input("Attention checks", 0, 5, 2, key="new_checks")
+        url = st.text_input("Completion URL (optional, e.g. https://app.prolific.com/submissions/complete)",
+                            key="new_url")
+        upload = st.file_uploader("Problems (CSV or JSON); leave empty for the shipped bank", type=["csv", "json"],
+                                  key="new_upload")
+        submitted = st.form_submit_button("Create study", type="primary")
+    if not submitted:
+        return
+    try:
+        problems = (parse_problems(upload.getvalue().decode("utf-8"), upload.name.rsplit(".", 1)[-1].lower())
+                    if upload is not None else load_problem_bank())
+        study_id = store().create_study(name, [p.id for p in problems], int(k), int(checks),
+                                        completion_url=url.strip() or None, problems=problems)
+    except (ValueError, UnicodeDecodeError) as error:
+        st.error(str(error))
+        return
+    st.success(f"Study #{study_id} created with {len(problems)} problems.")
+
+
+def links_section(study: dict) -> None:
+    st.subheader("Participant links", divider="gray")
+    base = st.text_input("This app's public address", "http://localhost:8501", key="base_url")
+    rows = []
+    for population in study["populations"]:
+        query = urlencode({"study": study["id"], "pop": population})
+        rows.append({"population": population,
+                     "Prolific link": f"{base.rstrip('/')}/interestingness_study?{query}"
+                                      "&PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
+                     "plain link": f"{base.rstrip('/')}/interestingness_study?{query}"})
+    rows.append({"population": "(asked in the study)", "Prolific link": "",
+                 "plain link": f"{base.rstrip('/')}/interestingness_study?{urlencode({'study': study['id']})}"})
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    st.caption(f"Completion code {study['completion_code']} · failed-checks code {study['failed_code']}")
+
+
+def quality_section(study: dict, rows: list[dict]) -> None:
+    c1, c2 = st.columns(2)
+    with c1:
+        failures = monitor.attention_failures(rows)
+        st.metric("Participants failing an attention check", int((failures.failed > 0).sum()) if len(failures) else 0)
+        seconds = monitor.response_seconds(rows)
+        if len(seconds):
+            st.metric("Median seconds per problem", f"{np.median(seconds):.1f}")
+            fig = go.Figure(go.Histogram(x=seconds, nbinsx=30, marker_color=COLORS[0]))
+            fig.update_layout(title="Response time per problem (s)", height=260, xaxis_title="seconds")
+            show(fig, key="chart-times")
+    with c2:
+        table = [{"population": p, "alpha (interestingness)": monitor.krippendorff_alpha(rows, p),
+                  "alpha (difficulty)": monitor.krippendorff_alpha(rows, p, "difficulty")}
+                 for p in study["populations"]]
+        st.markdown("**Inter-rater reliability**: Krippendorff's α, ordinal (blank until raters overlap)")
+        st.dataframe(pd.DataFrame(table).round(3), hide_index=True)
+
+
+def bars(per_item: pd.DataFrame, title: str) -> go.Figure:
+    fig = go.Figure()
+    for i, population in enumerate(per_item.columns):
+        fig.add_trace(go.Bar(x=per_item.index, y=per_item[population], name=population, marker_color=COLORS[i]))
+    fig.update_layout(title=title, barmode="group", height=300, xaxis_title="problem", yaxis_title="ratings")
+    return fig
+
+
+def heatmap(dist: pd.DataFrame, field: str) -> go.Figure:
+    fig = go.Figure(go.Heatmap(z=dist.to_numpy(), x=list(dist.columns), y=list(dist.index), colorscale="Blues",
+                               colorbar=dict(title="ratings", thickness=12)))
+    fig.update_layout(title=f"{field.capitalize()} ratings per problem", xaxis_title="rating", yaxis_title="problem",
+                      height=max(300, 14 * len(dist)))
+    return fig
+
+
+if __name__ == "__main__":
+    render()

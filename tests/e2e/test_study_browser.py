@@ -1,0 +1,72 @@
+"""A whole participant run in headless Chromium: from a Prolific-style link to the completion code,
+then the responses found in the export."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from app.server import ROOT
+from core.interestingness import StudyStore, load_problem_bank
+
+pytestmark = pytest.mark.e2e
+
+
+def settled(page):
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    page.wait_for_timeout(200)
+
+
+def set_slider(page, label, value):
+    """Streamlit sliders move with the arrow keys; step until the slider reports the value."""
+    thumb = page.get_by_role("slider", name=label)
+    thumb.focus()
+    for _ in range(30):
+        current = int(thumb.get_attribute("aria-valuetext"))
+        if current == value:
+            break
+        thumb.press("ArrowRight" if current < value else "ArrowLeft")
+        page.wait_for_timeout(30)
+    expect(thumb).to_have_attribute("aria-valuetext", str(value), timeout=20_000)
+
+
+def test_a_participant_from_link_to_completion_code(app_url, browser_page, study_db_url):
+    store = StudyStore(study_db_url)
+    bank = load_problem_bank()
+    sid = store.create_study("e2e run", [p.id for p in bank[:8]], items_per_participant=3, problems=bank)
+    page = browser_page
+    page.goto(f"{app_url}/interestingness_study?study={sid}&PROLIFIC_PID=E2E-PID-1&STUDY_ID=PS&SESSION_ID=SS"
+              "&pop=college", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="How interesting is this math problem?").wait_for(timeout=30_000)
+    assert page.locator('[data-testid="stSidebarNav"]').count() == 0          # no navigation for participants
+    page.get_by_text("I am 18 or older").click()
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("heading", name="Instructions").wait_for(timeout=30_000)
+    settled(page)
+    assert "pid=" in page.url
+    page.get_by_role("button", name="Start the study").click()
+    for n in range(5):                                                        # 3 problems + 2 attention checks
+        page.get_by_text(f"Item {n + 1} of 5").wait_for(timeout=30_000)
+        settled(page)   # read the item only once the rerun has drawn all of it
+        body = page.inner_text('[data-testid="stMain"]')
+        want = (4 + n % 3, 2)
+        if "Attention check" in body:
+            want = tuple(int(x) for x in re.search(r"interestingness to (\d) and difficulty to (\d)", body).groups())
+        set_slider(page, "How interesting is this problem?", want[0])
+        set_slider(page, "How difficult is it?", want[1])
+        page.get_by_text("simple to state").click()
+        if n == 0:
+            page.screenshot(path=str(ROOT / "docs" / "interestingness_study.png"))
+        page.get_by_role("button", name="Submit and continue").click()
+    page.get_by_role("heading", name="Thank you!").wait_for(timeout=30_000)
+    settled(page)
+    code = store.study(sid)["completion_code"]
+    page.get_by_text(f"Your completion code: {code}").wait_for(timeout=30_000)
+    rows = json.loads(store.export(sid, "json", include_external_ids=True))
+    assert len(rows) == 5 and {r["external_id"] for r in rows} == {"E2E-PID-1"}
+    assert all(r["attention_passed"] for r in rows if r["kind"] == "attention")
+    assert [r["interestingness"] for r in rows if r["kind"] == "problem"] == [
+        4 + n % 3 for n, r in enumerate(rows) if r["kind"] == "problem"]
+    assert all(r["rationales"] == ["simple to state"] and r["session_id"] == "SS" for r in rows)
+    store.close()
