@@ -126,3 +126,18 @@ def test_admin_creates_a_study_and_sees_its_progress(study, monkeypatch):
     next(b for b in at.button if b.label == "Create study").click().run()
     assert "created with 66 problems" in at.success[0].value
     assert [s["name"] for s in store.studies()] == ["page test", "second study"]
+
+
+def test_completion_sends_the_participant_back_with_the_code(study):
+    store, _ = study
+    bank = load_problem_bank()
+    sid = store.create_study("with redirect", [p.id for p in bank[:4]], items_per_participant=2, attention_checks=0,
+                             completion_url="https://app.prolific.com/submissions/complete")
+    pid = store.enroll(sid, "PP-9", "college")
+    while (item := store.next_item(pid)) is not None:
+        store.record_response(pid, item.id, 4, 4)
+    at = participant_app(study=str(sid), pid=pid)
+    code = store.study(sid)["completion_code"]
+    assert not at.exception and at.title[0].value == "Thank you!"
+    button = at.get("link_button")[0].proto
+    assert button.url == f"https://app.prolific.com/submissions/complete?cc={code}"
