@@ -1,0 +1,159 @@
+"""Human–LLM alignment on a study's ratings (``StudyStore.rows``), per item and per population.
+
+Definitions (our choices where the paper leaves them open):
+- mean-rating correlation: Spearman and Kendall (tau-b) between per-item means, with percentile
+  bootstrap CIs from resampling items (paired);
+- distribution match, per item: Wasserstein-1 between the LLM's distribution over 1..7 and the
+  humans' empirical one (on the integer grid, the sum of |CDF differences|), and the Jensen–Shannon
+  divergence in bits (the square of SciPy's base-2 Jensen–Shannon distance), in [0, 1];
+- human split-half reliability (the ceiling): raters split at random into halves, per-item means of
+  the halves correlated (Spearman) and stepped up with Spearman–Brown, 2r / (1 + r); mean and
+  percentile interval over the splits;
+- rationale alignment: per item, Spearman between the humans' rationale frequencies (fraction of
+  raters ticking each) and the LLM's rationale probabilities; the mean over items, with a bootstrap CI;
+- population agreement: the mean-rating correlation between two populations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.spatial.distance import jensenshannon
+from scipy.stats import kendalltau, spearmanr
+
+from core.common.seeding import make_rng
+from core.interestingness.problems import RATIONALES
+
+SCALE = np.arange(1, 8)
+
+
+def human_ratings(rows: list[dict], population: str | None = None, field: str = "interestingness") -> pd.DataFrame:
+    data = pd.DataFrame(rows)
+    if data.empty:
+        return pd.DataFrame(columns=["participant_id", "item_id", field])
+    data = data[data.kind == "problem"]
+    if population is not None:
+        data = data[data.population == population]
+    return data
+
+
+def item_means(rows: list[dict], population: str | None = None, field: str = "interestingness") -> pd.Series:
+    return human_ratings(rows, population, field).groupby("item_id")[field].mean()
+
+
+def empirical_distribution(values) -> np.ndarray:
+    counts = np.bincount(np.asarray(values, dtype=int), minlength=8)[1:8].astype(float)
+    if counts.sum() == 0:
+        raise ValueError("values: no ratings; allowed at least one rating in 1..7")
+    return counts / counts.sum()
+
+
+def check_distribution(p, name: str = "distribution") -> np.ndarray:
+    p = np.asarray(p, dtype=float)
+    if p.shape != (7,) or (p < 0).any() or not np.isclose(p.sum(), 1.0, atol=1e-6):
+        raise ValueError(f"{name}: {np.round(p, 4).tolist()} is not allowed; allowed 7 nonnegative probabilities "
+                         "over ratings 1..7 summing to 1")
+    return p
+
+
+def wasserstein_1(p, q) -> float:
+    """W1 between two distributions over 1..7 (unit spacing)."""
+    p, q = check_distribution(p, "p"), check_distribution(q, "q")
+    return float(np.abs(np.cumsum(p - q)[:-1]).sum())
+
+
+def jensen_shannon(p, q) -> float:
+    """Jensen–Shannon divergence in bits, in [0, 1]."""
+    p, q = check_distribution(p, "p"), check_distribution(q, "q")
+    return float(jensenshannon(p, q, base=2) ** 2)
+
+
+def _bootstrap(statistic, n: int, resamples: int, seed: int) -> tuple[float, float]:
+    rng = make_rng(seed)
+    values = [statistic(rng.integers(0, n, n)) for _ in range(resamples)]
+    values = np.asarray([v for v in values if np.isfinite(v)])
+    if len(values) == 0:
+        return float("nan"), float("nan")
+    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
+
+
+def mean_rating_correlation(a: pd.Series, b: pd.Series, resamples: int = 2000, seed: int = 0) -> dict:
+    """Spearman and Kendall between two per-item series (aligned on shared items), with bootstrap CIs."""
+    shared = a.index.intersection(b.index)
+    if len(shared) < 3:
+        raise ValueError(f"items: {len(shared)} shared items; allowed at least 3 to correlate")
+    x, y = a.loc[shared].to_numpy(float), b.loc[shared].to_numpy(float)
+    out = {"items": int(len(shared))}
+    for name, fn in (("spearman", spearmanr), ("kendall", kendalltau)):
+        out[name] = float(fn(x, y)[0])
+        out[f"{name}_ci"] = _bootstrap(lambda idx, fn=fn: fn(x[idx], y[idx])[0], len(x), resamples, seed)
+    return out
+
+
+def distribution_match(rows: list[dict], llm: dict, population: str | None = None) -> pd.DataFrame:
+    """Per item: W1 and JS between ``llm[item]`` (a distribution over 1..7) and the human ratings."""
+    humans = human_ratings(rows, population)
+    out = []
+    for item, group in humans.groupby("item_id"):
+        if item not in llm:
+            continue
+        human = empirical_distribution(group["interestingness"])
+        out.append({"item_id": item, "raters": len(group), "wasserstein_1": wasserstein_1(llm[item], human),
+                    "jensen_shannon": jensen_shannon(llm[item], human),
+                    "human_mean": float(SCALE @ human), "llm_mean": float(SCALE @ check_distribution(llm[item]))})
+    return pd.DataFrame(out, columns=["item_id", "raters", "wasserstein_1", "jensen_shannon", "human_mean",
+                                      "llm_mean"])
+
+
+def split_half_reliability(rows: list[dict], population: str | None = None, splits: int = 200, seed: int = 0,
+                           field: str = "interestingness") -> dict:
+    humans = human_ratings(rows, population, field)
+    raters = np.array(sorted(humans["participant_id"].unique()))
+    if len(raters) < 4:
+        raise ValueError(f"raters: {len(raters)}; allowed at least 4 to split in halves")
+    table = humans.pivot_table(index="participant_id", columns="item_id", values=field, aggfunc="first")
+    rng = make_rng(seed)
+    values = []
+    for _ in range(splits):
+        order = rng.permutation(len(raters))
+        half_a, half_b = raters[order[: len(raters) // 2]], raters[order[len(raters) // 2:]]
+        ma, mb = table.loc[half_a].mean(), table.loc[half_b].mean()
+        keep = ma.notna() & mb.notna()
+        if keep.sum() >= 3:
+            r = spearmanr(ma[keep], mb[keep])[0]
+            if np.isfinite(r):
+                values.append(2 * r / (1 + r))
+    values = np.asarray(values)
+    return {"reliability": float(values.mean()), "interval": (float(np.percentile(values, 2.5)),
+                                                              float(np.percentile(values, 97.5))),
+            "splits": int(len(values)), "raters": int(len(raters))}
+
+
+def rationale_frequencies(rows: list[dict], population: str | None = None) -> pd.DataFrame:
+    """Items x rationales: fraction of raters who ticked each."""
+    humans = human_ratings(rows, population)
+    out = {}
+    for item, group in humans.groupby("item_id"):
+        out[item] = [float(np.mean([r in chosen for chosen in group["rationales"]])) for r in RATIONALES]
+    return pd.DataFrame.from_dict(out, orient="index", columns=list(RATIONALES))
+
+
+def rationale_alignment(rows: list[dict], llm: dict, population: str | None = None, resamples: int = 2000,
+                        seed: int = 0) -> dict:
+    """Mean over items of Spearman(human rationale frequencies, LLM rationale probabilities)."""
+    human = rationale_frequencies(rows, population)
+    per_item = {}
+    for item, freq in human.iterrows():
+        if item in llm:
+            probs = np.array([llm[item].get(r, 0.0) for r in RATIONALES], dtype=float)
+            if np.ptp(freq.to_numpy()) > 0 and np.ptp(probs) > 0:
+                per_item[item] = float(spearmanr(freq.to_numpy(), probs)[0])
+    if not per_item:
+        raise ValueError("items: no item with varying human and LLM rationale choices; allowed after ratings exist")
+    values = np.array(list(per_item.values()))
+    return {"mean": float(values.mean()), "ci": _bootstrap(lambda idx: values[idx].mean(), len(values), resamples,
+                                                           seed), "per_item": per_item}
+
+
+def population_agreement(rows: list[dict], a: str = "college", b: str = "olympiad", **kwargs) -> dict:
+    return mean_rating_correlation(item_means(rows, a), item_means(rows, b), **kwargs)

@@ -1,0 +1,93 @@
+"""Alignment metrics against independent references (SciPy) and on simulated studies whose
+agreement is set by construction (simulated raters, labelled so in every row: participant ids 'sim-')."""
+
+import numpy as np
+import pytest
+from scipy.stats import spearmanr, wasserstein_distance
+
+from core.interestingness import RATIONALES, analysis
+
+
+def simulated_rows(latent, raters=30, population="college", noise=0.8, seed=0, rationale_probs=None):
+    """Every simulated rater rates every item: round(latent + noise), clipped to 1..7."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for r in range(raters):
+        for i, mu in enumerate(latent):
+            probs = rationale_probs[i] if rationale_probs is not None else np.full(len(RATIONALES), 0.3)
+            rows.append({"participant_id": f"sim-{population}-{r}", "population": population, "item_id": f"q{i:02d}",
+                         "kind": "problem", "interestingness": int(np.clip(np.rint(mu + rng.normal(0, noise)), 1, 7)),
+                         "difficulty": 4, "rationales": [x for x, p in zip(RATIONALES, probs) if rng.random() < p]})
+    return rows
+
+
+def test_wasserstein_and_jensen_shannon_match_their_references():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        p, q = rng.dirichlet(np.ones(7)), rng.dirichlet(np.ones(7))
+        assert analysis.wasserstein_1(p, q) == pytest.approx(wasserstein_distance(range(1, 8), range(1, 8), p, q))
+        m = (p + q) / 2
+        kl = lambda a, b: float(np.sum(a * np.log2(a / b)))  # noqa: E731
+        assert analysis.jensen_shannon(p, q) == pytest.approx(0.5 * kl(p, m) + 0.5 * kl(q, m))
+    one, seven = np.eye(7)[0], np.eye(7)[6]
+    assert analysis.wasserstein_1(one, seven) == 6 and analysis.jensen_shannon(one, seven) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="^q: .*allowed 7 nonnegative probabilities"):
+        analysis.wasserstein_1(one, [0.5, 0.6, 0, 0, 0, 0, 0])
+
+
+def test_mean_correlation_matches_scipy_and_its_interval_holds_it():
+    latent = np.linspace(1.5, 6.5, 20)
+    a = analysis.item_means(simulated_rows(latent, seed=1))
+    b = analysis.item_means(simulated_rows(latent, seed=2, population="olympiad"), "olympiad")
+    result = analysis.mean_rating_correlation(a, b, resamples=500)
+    assert result["spearman"] == pytest.approx(spearmanr(a, b)[0]) and result["items"] == 20
+    assert result["spearman_ci"][0] <= result["spearman"] <= result["spearman_ci"][1]
+    with pytest.raises(ValueError, match="^items: 2 shared items"):
+        analysis.mean_rating_correlation(a.iloc[:2], b)
+
+
+def test_populations_sharing_a_latent_agree_and_independent_ones_do_not():
+    rng = np.random.default_rng(3)
+    latent = rng.uniform(1.5, 6.5, 24)
+    same = simulated_rows(latent, seed=1) + simulated_rows(latent, seed=2, population="olympiad")
+    agree = analysis.population_agreement(same, resamples=500)
+    assert agree["spearman"] > 0.9 and agree["spearman_ci"][0] > 0.8
+    other = simulated_rows(latent, seed=1) + simulated_rows(rng.uniform(1.5, 6.5, 24), seed=2, population="olympiad")
+    apart = analysis.population_agreement(other, resamples=500)
+    assert apart["spearman_ci"][0] < 0 < apart["spearman_ci"][1] or abs(apart["spearman"]) < 0.4
+
+
+def test_split_half_reliability_recovers_the_constructed_ceiling():
+    """Item means of n raters with noise sd s around latents of variance v: reliability v / (v + s^2 / n)."""
+    rng = np.random.default_rng(4)
+    latent = rng.uniform(2.0, 6.0, 40)
+    for raters, noise in ((40, 0.5), (8, 2.0)):
+        rows = simulated_rows(latent, raters=raters, noise=noise, seed=5)
+        expected = latent.var() / (latent.var() + noise**2 / raters)
+        result = analysis.split_half_reliability(rows, splits=100)
+        assert result["interval"][0] - 0.05 <= expected <= result["interval"][1] + 0.05, (result, expected)
+    with pytest.raises(ValueError, match="^raters: 2; allowed at least 4"):
+        analysis.split_half_reliability(simulated_rows(latent, raters=2))
+
+
+def test_an_llm_that_is_the_generating_distribution_matches_the_humans():
+    latent = np.linspace(2, 6, 10)
+    rows = simulated_rows(latent, raters=400, noise=0.8, seed=6)
+    rng = np.random.default_rng(7)
+    draws = np.clip(np.rint(latent[:, None] + rng.normal(0, 0.8, (10, 200_000))), 1, 7).astype(int)
+    truth = {f"q{i:02d}": analysis.empirical_distribution(d) for i, d in enumerate(draws)}
+    shifted = {k: np.roll(v, 2) / np.roll(v, 2).sum() for k, v in truth.items()}
+    good, bad = analysis.distribution_match(rows, truth), analysis.distribution_match(rows, shifted)
+    assert good["wasserstein_1"].max() < 0.15 and good["jensen_shannon"].max() < 0.01
+    assert bad["wasserstein_1"].min() > 0.5 and (bad["jensen_shannon"] > good["jensen_shannon"]).all()
+
+
+def test_rationale_alignment_follows_the_constructed_preferences():
+    rng = np.random.default_rng(8)
+    probs = rng.uniform(0.05, 0.9, (12, len(RATIONALES)))
+    rows = simulated_rows(np.full(12, 4.0), raters=200, seed=9, rationale_probs=probs)
+    aligned = {f"q{i:02d}": dict(zip(RATIONALES, p)) for i, p in enumerate(probs)}
+    reversed_ = {f"q{i:02d}": dict(zip(RATIONALES, 1 - p)) for i, p in enumerate(probs)}
+    good = analysis.rationale_alignment(rows, aligned, resamples=300)
+    bad = analysis.rationale_alignment(rows, reversed_, resamples=300)
+    assert good["mean"] > 0.8 and good["ci"][0] > 0.7 and bad["mean"] < -0.8
