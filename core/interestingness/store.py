@@ -385,6 +385,31 @@ class StudyStore:
             writer.writerow({**row, "rationales": ";".join(row["rationales"])})
         return buffer.getvalue()
 
+    def add_llm_rating(self, problem_id: str, result, study_id: int | None = None) -> int:
+        """Store one LLM rating (a raters.RatingResult) next to the human ones; returns its row id."""
+        with self.session.begin() as s:
+            if s.get(m.Problem, str(problem_id)) is None:
+                raise ValueError(f"problem_id: {problem_id!r} is not a loaded problem; allowed ids of loaded problems")
+            row = m.LLMRating(study_id=study_id, problem_id=str(problem_id), rater=result.rater, model=result.model,
+                              prompt_version=result.prompt_version,
+                              interestingness=[float(x) for x in result.interestingness],
+                              difficulty=None if result.difficulty is None else [float(x) for x in result.difficulty],
+                              rationales=dict(result.rationales), expected_interestingness=result.expected_interestingness,
+                              raw=json.dumps(result.raw), created_at=now())
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def llm_ratings(self, study_id: int | None = None) -> list[dict]:
+        with self.session() as s:
+            query = select(m.LLMRating).order_by(m.LLMRating.id)
+            if study_id is not None:
+                query = query.where(m.LLMRating.study_id == study_id)
+            return [{"problem_id": r.problem_id, "rater": r.rater, "model": r.model,
+                     "prompt_version": r.prompt_version, "interestingness": r.interestingness,
+                     "difficulty": r.difficulty, "rationales": r.rationales,
+                     "expected_interestingness": r.expected_interestingness} for r in s.scalars(query)]
+
     def participants(self, study_id: int) -> list[dict]:
         with self.session() as s:
             return [{"participant_id": p.id, "population": p.population, "status": p.status,
