@@ -112,3 +112,119 @@ class TransformersRater:
                 reasons[rationale] = float(yes / (yes + no)) if yes + no > 0 else 0.5
         return RatingResult(self.name, self.model_dir.name, PROMPT_VERSION, interest, difficulty, reasons,
                             raw={"interestingness": interest.tolist(), "difficulty": difficulty.tolist()})
+
+
+class RaterError(RuntimeError):
+    """A rater could not produce a rating; the message says why (never with credentials)."""
+
+
+class OpenAICompatibleRater:
+    """Any OpenAI-compatible chat endpoint (vLLM, Ollama, llama.cpp's server, hosted APIs).
+
+    Asks for one token with ``logprobs``/``top_logprobs``; when the server returns them the
+    distribution is the digits' probabilities among the top tokens, renormalised. Otherwise it draws
+    ``samples`` replies at ``temperature`` and uses their empirical distribution. Timeouts and 429/5xx
+    replies are retried with exponential backoff; a malformed reply raises RaterError naming what
+    was missing. The API key is sent in the Authorization header only: it is never logged, stored or
+    shown (``repr`` hides it).
+    """
+
+    name = "openai-compatible"
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None, timeout: float = 30.0,
+                 retries: int = 3, backoff: float = 0.5, samples: int = 10, temperature: float = 1.0,
+                 rationales: bool = True):
+        if not str(base_url).startswith(("http://", "https://")):
+            raise ValueError(f"base_url: {base_url!r}; allowed an http(s) URL such as http://127.0.0.1:8000/v1")
+        self.base_url, self.model = str(base_url).rstrip("/"), str(model)
+        self.__key = api_key
+        self.timeout, self.retries, self.backoff = float(timeout), int(retries), float(backoff)
+        self.samples, self.temperature, self.with_rationales = int(samples), float(temperature), rationales
+
+    def __repr__(self) -> str:
+        return f"OpenAICompatibleRater(base_url={self.base_url!r}, model={self.model!r}, api_key={'***' if self.__key else None})"
+
+    def _post(self, payload: dict) -> dict:
+        import json
+        import time
+        import urllib.error
+        import urllib.request
+
+        headers = {"Content-Type": "application/json"}
+        if self.__key:
+            headers["Authorization"] = f"Bearer {self.__key}"
+        body = json.dumps(payload).encode()
+        last = "no attempt"
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(self.backoff * 2 ** (attempt - 1))
+            request = urllib.request.Request(f"{self.base_url}/chat/completions", data=body, headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    text = response.read().decode("utf-8", "replace")
+            except urllib.error.HTTPError as error:
+                last = f"HTTP {error.code}"
+                if error.code == 429 or error.code >= 500:
+                    continue
+                raise RaterError(f"endpoint: {self.base_url} answered HTTP {error.code}; allowed a 200 reply "
+                                 "(check the model name and the key)") from None
+            except (TimeoutError, OSError) as error:
+                last = f"no reply within {self.timeout:g} s" if "timed out" in str(error) else type(error).__name__
+                continue
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError:
+                raise RaterError(f"reply: not JSON ({text[:80]!r}); allowed a chat-completion JSON object") from None
+        raise RaterError(f"endpoint: {self.base_url} failed {self.retries + 1} times ({last}); allowed a reachable "
+                         "OpenAI-compatible server")
+
+    @staticmethod
+    def _choices(reply: dict) -> list:
+        choices = reply.get("choices") if isinstance(reply, dict) else None
+        if not isinstance(choices, list) or not choices:
+            raise RaterError("reply: no 'choices' list; allowed a chat completion with choices[0].message.content")
+        return choices
+
+    def _distribution(self, prompt: str, options: list[str]) -> tuple[np.ndarray, dict]:
+        """Probabilities over ``options`` (single words) for the first token of the reply."""
+        messages = [{"role": "user", "content": prompt}]
+        reply = self._post({"model": self.model, "messages": messages, "max_tokens": 1, "temperature": 0,
+                            "logprobs": True, "top_logprobs": 20})
+        choice = self._choices(reply)[0]
+        top = (((choice.get("logprobs") or {}).get("content") or [{}])[0] or {}).get("top_logprobs")
+        if top:
+            mass = np.zeros(len(options))
+            for entry in top:
+                token = str(entry.get("token", "")).strip().lower()
+                if token in options:
+                    mass[options.index(token)] += np.exp(float(entry["logprob"]))
+            if mass.sum() > 0:
+                return mass / mass.sum(), {"mode": "logprobs", "top_logprobs": top}
+        counts = np.zeros(len(options))
+        replies = []
+        for _ in range(self.samples):
+            reply = self._post({"model": self.model, "messages": messages, "max_tokens": 3,
+                                "temperature": self.temperature})
+            content = self._choices(reply)[0].get("message", {}).get("content")
+            if not isinstance(content, str):
+                raise RaterError("reply: choices[0].message.content is missing; allowed a text reply")
+            replies.append(content)
+            word = content.strip().split()[0].strip(".").lower() if content.strip() else ""
+            if word in options:
+                counts[options.index(word)] += 1
+        if counts.sum() == 0:
+            raise RaterError(f"reply: none of {len(replies)} samples was one of {', '.join(options)} "
+                             f"(first: {replies[0][:40]!r}); allowed replies starting with one of them")
+        return counts / counts.sum(), {"mode": "samples", "replies": replies}
+
+    def rate(self, problem: Problem) -> RatingResult:
+        digits = [str(d) for d in range(1, 8)]
+        interest, raw_i = self._distribution(rating_prompt(problem, QUESTIONS["interestingness"]), digits)
+        difficulty, raw_d = self._distribution(rating_prompt(problem, QUESTIONS["difficulty"]), digits)
+        reasons = {}
+        if self.with_rationales:
+            for rationale in RATIONALES[:-1]:
+                p, _ = self._distribution(rationale_prompt(problem, rationale), ["yes", "no"])
+                reasons[rationale] = float(p[0])
+        return RatingResult(self.name, self.model, PROMPT_VERSION, interest, difficulty, reasons,
+                            raw={"interestingness": raw_i, "difficulty": raw_d})
