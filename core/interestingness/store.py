@@ -165,6 +165,16 @@ class StudyStore:
             s.add_all(m.StudyProblem(study_id=study.id, problem_id=p) for p in problem_ids)
             return study.id
 
+    def add_to_pool(self, study_id: int, problems: list[Problem]) -> int:
+        """Add problems (e.g. generated ones) to a study's pool; later participants may be assigned them."""
+        self.study(study_id)
+        self.add_problems(problems)
+        with self.session.begin() as s:
+            have = set(s.scalars(select(m.StudyProblem.problem_id).where(m.StudyProblem.study_id == study_id)))
+            new = [p.id for p in problems if p.id not in have]
+            s.add_all(m.StudyProblem(study_id=study_id, problem_id=pid) for pid in new)
+        return len(new)
+
     def studies(self) -> list[dict]:
         with self.session() as s:
             return [{"id": st.id, "name": st.name, "items_per_participant": st.items_per_participant,
