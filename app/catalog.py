@@ -104,7 +104,7 @@ SYSTEMS = (
 
 BY_KEY = {system.key: system for system in SYSTEMS}
 # Pages beyond each system's own: page module -> the system it belongs to (app/main.py routes them).
-EXTRA_PAGES = {"interestingness_study": "interestingness"}
+EXTRA_PAGES = {"interestingness_study": "interestingness", "interestingness_analysis": "interestingness"}
 
 
 def by_theme() -> dict[str, list[System]]:

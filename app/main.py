@@ -33,9 +33,11 @@ for theme, systems in by_theme().items():
 
 study_page = st.Page(ROOT / "pages" / "interestingness_study.py", title="Interestingness study (participant view)",
                      url_path="interestingness_study")   # EXTRA_PAGES in app/catalog.py
+analysis_page = st.Page(ROOT / "pages" / "interestingness_analysis.py", title="Interestingness: humans and LLMs",
+                        url_path="interestingness_analysis")
 participant = "study" in st.query_params   # a participant's link: only their page, no navigation
 if not participant:
-    sections.setdefault(BY_KEY["interestingness"].theme, []).append(study_page)
+    sections.setdefault(BY_KEY["interestingness"].theme, []).extend([analysis_page, study_page])
 
 try:
     if participant:

@@ -7,8 +7,6 @@ nothing else."""
 
 from __future__ import annotations
 
-import hmac
-import os
 from urllib.parse import urlencode
 
 import numpy as np
@@ -17,6 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app.catalog import BY_KEY
+from app.ui.auth import admin_gate
 from app.ui.plots import COLORS, show
 from core.interestingness import load_problem_bank, monitor, parse_problems
 from core.interestingness.store import StudyStore, default_url
@@ -34,40 +33,11 @@ def store() -> StudyStore:
     return open_store(default_url())
 
 
-def configured_password() -> str | None:
-    if os.environ.get("STUDY_ADMIN_PASSWORD"):
-        return os.environ["STUDY_ADMIN_PASSWORD"]
-    try:
-        return st.secrets.get("study_admin_password")
-    except Exception:  # no secrets file at all
-        return None
-
-
-def check_password() -> bool:
-    expected = configured_password()
-    if not expected:
-        st.warning("The study admin is locked: set the environment variable `STUDY_ADMIN_PASSWORD` (or "
-                   "`study_admin_password` in `.streamlit/secrets.toml`) and restart the app.")
-        return False
-    if st.session_state.get("admin_ok"):
-        return True
-
-    def entered():
-        given = st.session_state.pop("admin_password", "")
-        st.session_state.admin_ok = hmac.compare_digest(given.encode(), expected.encode())
-        st.session_state.admin_failed = not st.session_state.admin_ok
-
-    st.text_input("Admin password", type="password", key="admin_password", on_change=entered)
-    if st.session_state.get("admin_failed"):
-        st.error("Wrong password.")
-    return False
-
-
 def render() -> None:
     st.title(SYSTEM.title)
     st.markdown(f"{SYSTEM.claim} This page runs the human rating study: create a study, share participant links, "
                 "watch progress and data quality, export the ratings.")
-    if not check_password():
+    if not admin_gate():
         return
     studies = store().studies()
     with st.expander("Create a study", expanded=not studies):

@@ -13,11 +13,20 @@ import numpy as np
 from core.interestingness.problems import RATIONALES
 
 
+def latent_interest(problem_ids, seed: int = 0) -> dict:
+    """A seeded latent interestingness per problem on the 1..7 scale."""
+    rng = np.random.default_rng(seed)
+    return {pid: float(1 + 6 * rng.beta(2, 2)) for pid in problem_ids}
+
+
 def simulate_participants(store, study_id: int, n: int, seed: int = 0, attentive: float = 0.95,
-                          populations=None) -> list[str]:
+                          populations=None, latent: dict | None = None, rationale_probs: dict | None = None
+                          ) -> list[str]:
+    """``rationale_probs``: per problem, the chance a rater ticks each rationale (default: none or up to
+    two at random)."""
     rng = np.random.default_rng(seed)
     populations = list(populations or store.study(study_id)["populations"])
-    latent = {p["id"]: 1 + 6 * rng.beta(2, 2) for p in store.study_problems(study_id)}
+    latent = latent or latent_interest([p["id"] for p in store.study_problems(study_id)], seed)
     ids = []
     for i in range(n):
         population = populations[i % len(populations)]
@@ -31,7 +40,10 @@ def simulate_participants(store, study_id: int, n: int, seed: int = 0, attentive
                 store.record_response(pid, item.id, values["interestingness"], values["difficulty"])
                 continue
             score = int(np.clip(np.rint(latent[item.id] + bias + rng.normal(0, 0.8)), 1, 7))
-            reasons = list(rng.choice(RATIONALES[:-1], size=int(rng.integers(0, 3)), replace=False))
+            if rationale_probs is not None:
+                reasons = [r for r, p in zip(RATIONALES, rationale_probs[item.id]) if rng.random() < p]
+            else:
+                reasons = list(rng.choice(RATIONALES[:-1], size=int(rng.integers(0, 3)), replace=False))
             store.record_response(pid, item.id, score, int(rng.integers(1, 8)), reasons)
         store.complete(pid)
         ids.append(pid)

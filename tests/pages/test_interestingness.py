@@ -141,3 +141,21 @@ def test_completion_sends_the_participant_back_with_the_code(study):
     assert not at.exception and at.title[0].value == "Thank you!"
     button = at.get("link_button")[0].proto
     assert button.url == f"https://app.prolific.com/submissions/complete?cc={code}"
+
+
+def test_the_analysis_page_shows_the_demo_behind_the_password(study, monkeypatch):
+    monkeypatch.delenv("STUDY_ADMIN_PASSWORD", raising=False)
+    at = apptest.open_page("interestingness_analysis", timeout=60)
+    assert "locked" in at.warning[0].value and not at.dataframe
+    monkeypatch.setenv("STUDY_ADMIN_PASSWORD", "s3cret")
+    at = apptest.open_page("interestingness_analysis", timeout=60)
+    at.text_input(key="admin_password").input("s3cret").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("Every rater in this study is simulated" in c.value for c in at.caption)
+    table = at.dataframe[0].value.set_index("population")
+    assert list(table.index) == ["college", "olympiad"]
+    # The demo's simulated LLM is built to agree on means but miss the spread (see core/interestingness/demo.py).
+    assert (table["Spearman"] > 0.6).all() and (table["mean W1"] > 0.2).all()
+    labels = {b.proto.label for b in at.get("download_button")}
+    assert {"Alignment table (CSV)", "Per-problem distribution match (CSV)"} <= labels
+    assert len(at.get("plotly_chart")) == 3

@@ -1,0 +1,246 @@
+"""Human–LLM alignment for the interestingness study (behind the admin password): run raters, compare
+them with the human ratings per population, and generate new problems through the validity filter."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from app.ui.auth import admin_gate
+from app.ui.live import live_panel
+from app.ui.plots import COLORS, show
+from core.interestingness import analysis, load_problem_bank
+from core.interestingness.problems import RATIONALES, TOPICS
+from core.interestingness.store import StudyStore, default_url
+
+DEMO = "demo"
+RESAMPLES = 500   # bootstrap resamples on the page (first view ~1.2 s here)
+
+
+@st.cache_resource(show_spinner=False)
+def open_store(url: str) -> StudyStore:
+    return StudyStore(url)
+
+
+@st.cache_data(show_spinner=False)
+def demo_data() -> dict:
+    from core.interestingness.demo import load_demo
+
+    return load_demo()
+
+
+def llm_from_store(ratings: list[dict]) -> dict:
+    out = {}
+    for r in ratings:
+        name = f"{r['rater']}: {r['model']} ({r['prompt_version']})"
+        entry = out.setdefault(name, {"interestingness": {}, "rationales": {}})
+        entry["interestingness"][r["problem_id"]] = r["interestingness"]
+        entry["rationales"][r["problem_id"]] = r["rationales"] or {}
+    return out
+
+
+@st.cache_data(show_spinner="Computing the alignment…", max_entries=16)
+def alignment(rows: list[dict], llm: dict, populations: tuple) -> dict:
+    llm_means = pd.Series({k: float(np.arange(1, 8) @ np.asarray(v)) for k, v in llm["interestingness"].items()})
+    table, per_item = [], {}
+    for population in populations:
+        means = analysis.item_means(rows, population)
+        if len(means) < 3:
+            continue
+        corr = analysis.mean_rating_correlation(means, llm_means, resamples=RESAMPLES)
+        match = analysis.distribution_match(rows, llm["interestingness"], population)
+        ceiling = analysis.split_half_reliability(rows, population, splits=80)
+        try:
+            rationale = analysis.rationale_alignment(rows, llm["rationales"], population, resamples=RESAMPLES)
+        except ValueError:
+            rationale = {"mean": float("nan"), "ci": (float("nan"), float("nan"))}
+        table.append({"population": population, "items": corr["items"], "Spearman": corr["spearman"],
+                      "Spearman 95% CI": _ci(corr["spearman_ci"]), "Kendall": corr["kendall"],
+                      "Kendall 95% CI": _ci(corr["kendall_ci"]), "human split-half ceiling": ceiling["reliability"],
+                      "mean W1": match["wasserstein_1"].mean(), "mean JS (bits)": match["jensen_shannon"].mean(),
+                      "rationale alignment": rationale["mean"], "rationale 95% CI": _ci(rationale["ci"])})
+        per_item[population] = match
+    pops = analysis.population_agreement(rows, *populations[:2], resamples=RESAMPLES) if len(populations) > 1 else None
+    return {"table": pd.DataFrame(table), "per_item": per_item, "llm_means": llm_means, "populations": pops}
+
+
+def _ci(ci) -> str:
+    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def render() -> None:
+    st.title("Interestingness: humans and LLMs")
+    st.markdown("How well do LLM ratings of math problems' interestingness match human ones, per population: "
+                "mean ratings, whole distributions, reasons, against the human reliability ceiling.")
+    if not admin_gate():
+        return
+    store = open_store(default_url())
+    studies = {DEMO: "Simulated demo study (shipped; simulated raters and simulated LLM)"}
+    studies.update({s["id"]: f"{s['name']} (#{s['id']})" for s in store.studies()})
+    source = st.selectbox("Data", list(studies), format_func=studies.get, key="source")
+    if source == DEMO:
+        demo = demo_data()
+        rows, llms, populations = demo["rows"], demo["llm"], ("college", "olympiad")
+        st.caption(f"**{demo['label']}.** Every rater in this study is simulated; it shows the dashboards, "
+                   "not a finding.")
+    else:
+        rows, llms = store.rows(source), llm_from_store(store.llm_ratings(source))
+        populations = tuple(store.study(source)["populations"])
+    tab_align, tab_raters, tab_generate = st.tabs(["Alignment", "Run raters", "Generate problems"])
+    with tab_align:
+        if not llms:
+            st.info("No LLM ratings for this study yet: run a rater in the next tab.")
+        else:
+            dashboard(rows, llms, populations)
+    with tab_raters:
+        raters_panel(store, source)
+    with tab_generate:
+        generation_panel(store, source)
+
+
+def dashboard(rows: list[dict], llms: dict, populations: tuple) -> None:
+    name = st.selectbox("LLM rater", list(llms), key="llm")
+    result = alignment(rows, llms[name], populations)
+    st.dataframe(result["table"].round(3), hide_index=True)
+    st.download_button("Alignment table (CSV)", result["table"].to_csv(index=False), "alignment.csv", "text/csv",
+                       icon=":material/download:", on_click="ignore", key="export_alignment")
+    show(means_figure(rows, result["llm_means"], populations), key="chart-means")
+    population = st.segmented_control("Population", list(result["per_item"]), default=list(result["per_item"])[0],
+                                      key="pop") or list(result["per_item"])[0]
+    match = result["per_item"][population]
+    item = st.selectbox("Problem", list(match.sort_values("wasserstein_1", ascending=False).item_id), key="item")
+    c1, c2 = st.columns([1.2, 1])
+    with c1:
+        show(distribution_figure(rows, llms[name]["interestingness"][item], item, population), key="chart-dist")
+    with c2:
+        show(rationale_figure(rows, llms[name]["rationales"], population), key="chart-rationales")
+    st.download_button("Per-problem distribution match (CSV)", match.to_csv(index=False), f"match_{population}.csv",
+                       "text/csv", icon=":material/download:", on_click="ignore", key="export_match")
+    if result["populations"]:
+        p = result["populations"]
+        st.markdown(f"**The two populations compared:** Spearman {p['spearman']:.2f} {_ci(p['spearman_ci'])}, "
+                    f"Kendall {p['kendall']:.2f} {_ci(p['kendall_ci'])} over {p['items']} problems.")
+
+
+def means_figure(rows, llm_means: pd.Series, populations) -> go.Figure:
+    fig = go.Figure()
+    for i, population in enumerate(populations):
+        means = analysis.item_means(rows, population)
+        shared = means.index.intersection(llm_means.index)
+        fig.add_trace(go.Scatter(x=means.loc[shared], y=llm_means.loc[shared], mode="markers", name=population,
+                                 text=list(shared), marker=dict(color=COLORS[i], size=8, opacity=0.75)))
+    fig.add_trace(go.Scatter(x=[1, 7], y=[1, 7], mode="lines", line=dict(color="#999", dash="dot"), name="y = x"))
+    fig.update_layout(title="Mean interestingness per problem: LLM against humans", xaxis_title="human mean",
+                      yaxis_title="LLM expected rating", height=420)
+    return fig
+
+
+def distribution_figure(rows, llm_dist, item: str, population: str) -> go.Figure:
+    humans = analysis.human_ratings(rows, population)
+    human = analysis.empirical_distribution(humans[humans.item_id == item]["interestingness"])
+    fig = go.Figure([go.Bar(x=list(range(1, 8)), y=human, name=f"humans ({population})", marker_color=COLORS[0]),
+                     go.Bar(x=list(range(1, 8)), y=llm_dist, name="LLM", marker_color=COLORS[1])])
+    fig.update_layout(title=f"{item}: W1 {analysis.wasserstein_1(llm_dist, human):.2f}, "
+                            f"JS {analysis.jensen_shannon(llm_dist, human):.3f} bits", barmode="group",
+                      xaxis_title="rating", yaxis_title="probability", height=360)
+    return fig
+
+
+def rationale_figure(rows, llm_rationales: dict, population: str) -> go.Figure:
+    human = analysis.rationale_frequencies(rows, population)
+    items = [i for i in human.index if i in llm_rationales][:30]
+    reasons = list(RATIONALES[:-1])
+    llm = pd.DataFrame({i: [llm_rationales[i].get(r, 0.0) for r in reasons] for i in items}, index=reasons).T
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["humans: share who ticked", "LLM: probability"],
+                        shared_yaxes=True, horizontal_spacing=0.04)
+    for col, table in ((1, human.loc[items, reasons]), (2, llm)):
+        fig.add_trace(go.Heatmap(z=table.to_numpy(), x=reasons, y=items, colorscale="Blues", zmin=0, zmax=1,
+                                 showscale=col == 2, colorbar=dict(thickness=10)), row=1, col=col)
+    fig.update_layout(title="Reasons per problem", height=360)
+    fig.update_xaxes(tickangle=45, tickfont=dict(size=9))
+    return fig
+
+
+def run_rater(rater_kind: str, settings: dict, study, store_url: str, progress=None):
+    """Rate every problem of the study (or the shipped bank) and store the ratings when a study is chosen."""
+    from core.common.progress import report
+    from core.interestingness.raters import OpenAICompatibleRater, TransformersRater
+
+    store = open_store(store_url)
+    problems = load_problem_bank() if study == DEMO else [
+        p for p in load_problem_bank() if p.id in {q["id"] for q in store.study_problems(study)}]
+    if rater_kind == "MiniLM + ridge (offline baseline)":
+        from core.interestingness.embedding_rater import EmbeddingRidgeRater
+
+        rows = demo_data()["rows"] if study == DEMO else store.rows(study)
+        rater = EmbeddingRidgeRater().fit(problems, analysis.item_means(rows))
+    elif rater_kind == "Local model directory":
+        rater = TransformersRater(settings["model_dir"])
+    else:
+        rater = OpenAICompatibleRater(settings["base_url"], settings["model"], settings.get("api_key") or None)
+    results = {}
+    for i, problem in enumerate(problems, 1):
+        results[problem.id] = rater.rate(problem)
+        if study != DEMO:
+            store.add_llm_rating(problem.id, results[problem.id], study_id=study)
+        if not report(progress, i, len(problems), {"expected rating": results[problem.id].expected_interestingness}):
+            break
+    return results
+
+
+def raters_panel(store: StudyStore, study) -> None:
+    kind = st.radio("Rater", ["MiniLM + ridge (offline baseline)", "Local model directory",
+                              "OpenAI-compatible endpoint"], horizontal=True, key="rater_kind")
+    settings = {}
+    if kind == "Local model directory":
+        settings["model_dir"] = st.text_input("Hugging Face causal-LM directory", key="model_dir")
+    elif kind == "OpenAI-compatible endpoint":
+        c1, c2, c3 = st.columns(3)
+        settings["base_url"] = c1.text_input("Base URL", "http://127.0.0.1:8000/v1", key="base_url")
+        settings["model"] = c2.text_input("Model", key="endpoint_model")
+        settings["api_key"] = c3.text_input("API key (kept in memory only)", type="password", key="api_key")
+    st.caption("Ratings of a real study are stored next to the human ones; on the demo they stay in this session.")
+    live_panel(f"interestingness_rate:{study}:{kind}", run_rater,
+               {"rater_kind": kind, "settings": settings, "study": study, "store_url": store.url},
+               start_label="Rate every problem")
+
+
+def generation_panel(store: StudyStore, study) -> None:
+    from core.interestingness.generation import ChatModel, LocalModel, generate
+
+    c1, c2, c3 = st.columns(3)
+    topic = c1.selectbox("Topic", list(TOPICS), key="gen_topic")
+    difficulty = c2.slider("Difficulty", 1, 5, 3, key="gen_difficulty")
+    n = c3.number_input("How many", 1, 20, 3, key="gen_n")
+    backend = st.radio("Generator and judge", ["OpenAI-compatible endpoint", "Local model directory"],
+                       horizontal=True, key="gen_backend")
+    if backend == "Local model directory":
+        where = st.text_input("Hugging Face causal-LM directory", key="gen_dir")
+    else:
+        d1, d2, d3 = st.columns(3)
+        where = (d1.text_input("Base URL", "http://127.0.0.1:8000/v1", key="gen_url"),
+                 d2.text_input("Model", key="gen_model"),
+                 d3.text_input("API key (kept in memory only)", type="password", key="gen_key"))
+    if st.button("Generate and filter", key="generate"):
+        try:
+            model = LocalModel(where) if backend == "Local model directory" else ChatModel(*where[:2], where[2] or None)
+            st.session_state.verdicts = generate(model, topic, int(difficulty), int(n), judge=model)
+        except Exception as error:  # noqa: BLE001 - shown to the experimenter, nothing is stored
+            st.error(f"{type(error).__name__}: {error}")
+    verdicts = st.session_state.get("verdicts", [])
+    if verdicts:
+        st.dataframe(pd.DataFrame([{"kept": v.kept, "reason": v.reason,
+                                    "statement": v.problem.statement if v.problem else v.raw[:200],
+                                    "answer": v.problem.answer if v.problem else None} for v in verdicts]),
+                     hide_index=True)
+        kept = [v.problem for v in verdicts if v.kept]
+        if study != DEMO and kept and st.button(f"Add {len(kept)} kept problems to this study's pool", key="add_pool"):
+            added = store.add_to_pool(study, kept)
+            st.success(f"{added} problems added; participants see them like any other problem.")
+
+
+if __name__ == "__main__":
+    render()
