@@ -159,3 +159,14 @@ def test_the_analysis_page_shows_the_demo_behind_the_password(study, monkeypatch
     labels = {b.proto.label for b in at.get("download_button")}
     assert {"Alignment table (CSV)", "Per-problem distribution match (CSV)"} <= labels
     assert len(at.get("plotly_chart")) == 3
+
+
+def test_the_analysis_page_runs_the_offline_rater_over_the_bank(study, monkeypatch):
+    monkeypatch.setenv("STUDY_ADMIN_PASSWORD", "s3cret")
+    at = apptest.open_page("interestingness_analysis", timeout=60)
+    at.text_input(key="admin_password").input("s3cret").run()
+    next(b for b in at.button if b.label == "Rate every problem").click().run()
+    run = at.session_state["liverun:interestingness_rate:demo:MiniLM + ridge (offline baseline)"]
+    assert run.wait(120) and run.state == "done", run.error
+    assert len(run.result) == 66
+    assert all(abs(r.interestingness.sum() - 1) < 1e-9 and r.rater == "minilm-ridge" for r in run.result.values())
