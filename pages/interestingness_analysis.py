@@ -52,6 +52,7 @@ def alignment(rows: list[dict], llm: dict, populations: tuple) -> dict:
             continue
         corr = analysis.mean_rating_correlation(means, llm_means, resamples=RESAMPLES)
         match = analysis.distribution_match(rows, llm["interestingness"], population)
+        summary = analysis.match_summary(match, resamples=RESAMPLES)
         ceiling = analysis.split_half_reliability(rows, population, splits=80)
         try:
             rationale = analysis.rationale_alignment(rows, llm["rationales"], population, resamples=RESAMPLES)
@@ -60,7 +61,8 @@ def alignment(rows: list[dict], llm: dict, populations: tuple) -> dict:
         table.append({"population": population, "items": corr["items"], "Spearman": corr["spearman"],
                       "Spearman 95% CI": _ci(corr["spearman_ci"]), "Kendall": corr["kendall"],
                       "Kendall 95% CI": _ci(corr["kendall_ci"]), "human split-half ceiling": ceiling["reliability"],
-                      "mean W1": match["wasserstein_1"].mean(), "mean JS (bits)": match["jensen_shannon"].mean(),
+                      "mean W1": summary["wasserstein_1"], "W1 95% CI": _ci(summary["wasserstein_1_ci"]),
+                      "mean JS (bits)": summary["jensen_shannon"], "JS 95% CI": _ci(summary["jensen_shannon_ci"]),
                       "rationale alignment": rationale["mean"], "rationale 95% CI": _ci(rationale["ci"])})
         per_item[population] = match
     pops = analysis.population_agreement(rows, *populations[:2], resamples=RESAMPLES) if len(populations) > 1 else None

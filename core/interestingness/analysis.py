@@ -128,6 +128,20 @@ def distribution_match(rows: list[dict], llm: dict, population: str | None = Non
                                       "llm_mean"])
 
 
+def match_summary(match: pd.DataFrame, resamples: int = 2000, seed: int = 0) -> dict:
+    """Mean per-item W1 and JS with percentile bootstrap CIs over items."""
+    out = {}
+    for column in ("wasserstein_1", "jensen_shannon"):
+        values = match[column].to_numpy(float)
+        if len(values) == 0:
+            out[column], out[f"{column}_ci"] = float("nan"), (float("nan"), float("nan"))
+            continue
+        boot = values[make_rng(seed).integers(0, len(values), (resamples, len(values)))].mean(1)
+        out[column] = float(values.mean())
+        out[f"{column}_ci"] = (float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5)))
+    return out
+
+
 def split_half_reliability(rows: list[dict], population: str | None = None, splits: int = 200, seed: int = 0,
                            field: str = "interestingness") -> dict:
     humans = human_ratings(rows, population, field)
