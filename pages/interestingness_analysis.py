@@ -156,12 +156,13 @@ def rationale_figure(rows, llm_rationales: dict, population: str) -> go.Figure:
     items = [i for i in human.index if i in llm_rationales][:30]
     reasons = list(RATIONALES[:-1])
     llm = pd.DataFrame({i: [llm_rationales[i].get(r, 0.0) for r in reasons] for i in items}, index=reasons).T
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["humans: share who ticked", "LLM: probability"],
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["Reasons: humans (share who ticked)", "LLM (probability)"],
                         shared_yaxes=True, horizontal_spacing=0.04)
     for col, table in ((1, human.loc[items, reasons]), (2, llm)):
         fig.add_trace(go.Heatmap(z=table.to_numpy(), x=reasons, y=items, colorscale="Blues", zmin=0, zmax=1,
                                  showscale=col == 2, colorbar=dict(thickness=10)), row=1, col=col)
-    fig.update_layout(title="Reasons per problem", height=360)
+    fig.update_layout(height=360)
+    fig.update_annotations(font_size=12)
     fig.update_xaxes(tickangle=45, tickfont=dict(size=9))
     return fig
 

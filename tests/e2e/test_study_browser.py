@@ -70,3 +70,20 @@ def test_a_participant_from_link_to_completion_code(app_url, browser_page, study
         4 + n % 3 for n, r in enumerate(rows) if r["kind"] == "problem"]
     assert all(r["rationales"] == ["simple to state"] and r["session_id"] == "SS" for r in rows)
     store.close()
+
+
+def test_the_analysis_page_opens_on_the_demo_behind_the_password(app_url, browser_page):
+    from tests.e2e.conftest import ADMIN_PASSWORD
+    from tests.e2e.test_home_browser import full_screenshot
+
+    page = browser_page
+    page.goto(f"{app_url}/interestingness_analysis", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Interestingness: humans and LLMs").wait_for(timeout=30_000)
+    assert page.locator(".js-plotly-plot").count() == 0                     # nothing before the password
+    page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
+    page.get_by_label("Admin password").press("Enter")
+    page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+    settled(page)
+    assert "Every rater in this study is simulated" in page.inner_text('[data-testid="stMain"]')
+    assert page.locator('[data-testid="stException"]').count() == 0
+    full_screenshot(page, ROOT / "docs" / "interestingness_analysis.png")
