@@ -17,20 +17,10 @@ import streamlit as st
 from app.catalog import BY_KEY
 from app.ui.auth import admin_gate
 from app.ui.plots import COLORS, show
+from app.ui.study import study_store
 from core.interestingness import load_problem_bank, monitor, parse_problems
-from core.interestingness.store import StudyStore, default_url
 
 SYSTEM = BY_KEY["interestingness"]
-
-
-@st.cache_resource(show_spinner=False)
-def open_store(url: str) -> StudyStore:
-    return StudyStore(url)
-
-
-def store() -> StudyStore:
-    """One store per database URL (STUDY_DATABASE_URL, or the SQLite file under data/) per server."""
-    return open_store(default_url())
 
 
 def render() -> None:
@@ -39,7 +29,7 @@ def render() -> None:
                 "watch progress and data quality, export the ratings.")
     if not admin_gate():
         return
-    studies = store().studies()
+    studies = study_store().studies()
     with st.expander("Create a study", expanded=not studies):
         create_form()
     if not studies:
@@ -47,10 +37,10 @@ def render() -> None:
         return
     names = {s["id"]: f"{s['name']} (#{s['id']})" for s in studies}
     study_id = st.selectbox("Study", list(names), format_func=names.get, index=len(names) - 1, key="study_id")
-    study = store().study(study_id)
+    study = study_store().study(study_id)
     links_section(study)
-    rows = store().rows(study_id)
-    participants = store().participants(study_id)
+    rows = study_store().rows(study_id)
+    participants = study_store().participants(study_id)
     st.subheader("Progress", divider="gray")
     st.dataframe(monitor.progress(participants, rows), hide_index=True)
     per_item = monitor.ratings_per_item(rows)
@@ -68,9 +58,9 @@ def render() -> None:
         show(heatmap(dist, field), key="chart-dist")
     st.subheader("Export", divider="gray")
     c1, c2, c3 = st.columns([1, 1, 2])
-    c1.download_button("CSV", store().export(study_id, "csv"), f"study{study_id}.csv", "text/csv",
+    c1.download_button("CSV", study_store().export(study_id, "csv"), f"study{study_id}.csv", "text/csv",
                        icon=":material/download:", on_click="ignore", key="export_csv")
-    c2.download_button("JSON", store().export(study_id, "json"), f"study{study_id}.json", "application/json",
+    c2.download_button("JSON", study_store().export(study_id, "json"), f"study{study_id}.json", "application/json",
                        icon=":material/download:", on_click="ignore", key="export_json")
     c3.caption("One row per response with the participant's pseudonymous id and population; recruiter ids "
                "(PROLIFIC_PID) stay out of the export.")
@@ -92,7 +82,7 @@ def create_form() -> None:
     try:
         problems = (parse_problems(upload.getvalue().decode("utf-8"), upload.name.rsplit(".", 1)[-1].lower())
                     if upload is not None else load_problem_bank())
-        study_id = store().create_study(name, [p.id for p in problems], int(k), int(checks),
+        study_id = study_store().create_study(name, [p.id for p in problems], int(k), int(checks),
                                         completion_url=url.strip() or None, problems=problems)
     except (ValueError, UnicodeDecodeError) as error:
         st.error(str(error))

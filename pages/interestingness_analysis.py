@@ -12,17 +12,13 @@ from plotly.subplots import make_subplots
 from app.ui.auth import admin_gate
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
+from app.ui.study import study_store
 from core.interestingness import analysis, load_problem_bank
 from core.interestingness.problems import RATIONALES, TOPICS
-from core.interestingness.store import StudyStore, default_url
+from core.interestingness.store import StudyStore
 
 DEMO = "demo"
 RESAMPLES = 500   # bootstrap resamples on the page (first view ~1.2 s here)
-
-
-@st.cache_resource(show_spinner=False)
-def open_store(url: str) -> StudyStore:
-    return StudyStore(url)
 
 
 @st.cache_data(show_spinner=False)
@@ -79,7 +75,7 @@ def render() -> None:
                 "mean ratings, whole distributions, reasons, against the human reliability ceiling.")
     if not admin_gate():
         return
-    store = open_store(default_url())
+    store = study_store()
     studies = {DEMO: "Simulated demo study (shipped; simulated raters and simulated LLM)"}
     studies.update({s["id"]: f"{s['name']} (#{s['id']})" for s in store.studies()})
     source = st.selectbox("Data", list(studies), format_func=studies.get, key="source")
@@ -167,12 +163,11 @@ def rationale_figure(rows, llm_rationales: dict, population: str) -> go.Figure:
     return fig
 
 
-def run_rater(rater_kind: str, settings: dict, study, store_url: str, progress=None):
+def run_rater(rater_kind: str, settings: dict, study, store: StudyStore, progress=None):
     """Rate every problem of the study (or the shipped bank) and store the ratings when a study is chosen."""
     from core.common.progress import report
     from core.interestingness.raters import OpenAICompatibleRater, TransformersRater
 
-    store = open_store(store_url)
     problems = load_problem_bank() if study == DEMO else [
         p for p in load_problem_bank() if p.id in {q["id"] for q in store.study_problems(study)}]
     if rater_kind == "MiniLM + ridge (offline baseline)":
@@ -207,7 +202,7 @@ def raters_panel(store: StudyStore, study) -> None:
         settings["api_key"] = c3.text_input("API key (kept in memory only)", type="password", key="api_key")
     st.caption("Ratings of a real study are stored next to the human ones; on the demo they stay in this session.")
     live_panel(f"interestingness_rate:{study}:{kind}", run_rater,
-               {"rater_kind": kind, "settings": settings, "study": study, "store_url": store.url},
+               {"rater_kind": kind, "settings": settings, "study": study, "store": store},
                start_label="Rate every problem")
 
 

@@ -12,23 +12,13 @@ from datetime import datetime, timezone
 from urllib.parse import urlencode
 
 import streamlit as st
+from app.ui.study import study_store
 
 from core.interestingness import RATIONALES
-from core.interestingness.store import StudyStore, default_url
 
 PRACTICE = ("How many subsets of $\\{1, 2, 3\\}$ contain the element $1$?", "combinatorics")
 SCALE = {"interestingness": "1 = not at all interesting · 7 = extremely interesting",
          "difficulty": "1 = trivial · 7 = extremely hard"}
-
-
-@st.cache_resource(show_spinner=False)
-def open_store(url: str) -> StudyStore:
-    return StudyStore(url)
-
-
-def store() -> StudyStore:
-    """One store per database URL (STUDY_DATABASE_URL, or the SQLite file under data/) per server."""
-    return open_store(default_url())
 
 
 def render() -> None:
@@ -40,7 +30,7 @@ def render() -> None:
                 "study admin page.")
         return
     try:
-        study = store().study(study_id)
+        study = study_store().study(study_id)
     except ValueError:
         st.error("This study link is not valid. Please contact the researcher.")
         return
@@ -55,7 +45,7 @@ def render() -> None:
         if population is None:
             return
     external = params.get("PROLIFIC_PID") or st.session_state.setdefault("anon_id", f"anon-{secrets.token_hex(6)}")
-    pid = store().enroll(study_id, external, population, prolific_study_id=params.get("STUDY_ID"),
+    pid = study_store().enroll(study_id, external, population, prolific_study_id=params.get("STUDY_ID"),
                          session_id=params.get("SESSION_ID"), background=st.session_state.get("background"),
                          consent_at=st.session_state.get("consent_at"))
     st.query_params["pid"] = pid
@@ -103,7 +93,7 @@ def background_step(study: dict) -> str | None:
 
 def items_step(study: dict, pid: str) -> None:
     try:
-        participant = store().participant(pid)
+        participant = study_store().participant(pid)
     except ValueError:
         st.error("This participant link is not valid. Please open the study link you were given.")
         return
@@ -112,7 +102,7 @@ def items_step(study: dict, pid: str) -> None:
         return
     if participant["status"] == "active" and participant["answered"] == 0 and not st.session_state.get(f"ready:{pid}"):
         return instructions_step(pid)
-    item = store().next_item(pid) if participant["status"] == "active" else None
+    item = study_store().next_item(pid) if participant["status"] == "active" else None
     if item is None:
         return completion_step(study, pid)
     st.progress(item.position / item.total, text=f"Item {item.position + 1} of {item.total}")
@@ -135,7 +125,7 @@ def rating_form(pid: str, item) -> None:
         submitted = st.form_submit_button("Submit and continue", type="primary")
     if submitted:
         try:
-            store().record_response(pid, item.id, int(interest), int(difficulty), chosen, comment or None)
+            study_store().record_response(pid, item.id, int(interest), int(difficulty), chosen, comment or None)
         except ValueError as error:
             st.error(str(error))
             return
@@ -161,7 +151,7 @@ def instructions_step(pid: str) -> None:
 
 
 def completion_step(study: dict, pid: str) -> None:
-    code = store().complete(pid)
+    code = study_store().complete(pid)
     st.title("Thank you!")
     st.success("Your answers are saved.")
     st.markdown(f"Your completion code: **{code}** (copy it from the box below).")

@@ -233,14 +233,14 @@ def scaling_figure() -> go.Figure:
     scaling = cached_pretrained("pointer")[0].metadata["accuracy_by_hops"]
     acc = np.array(scaling["accuracy"])
     fig.add_trace(go.Heatmap(z=acc.T, x=[str(r) for r in scaling["loops"]], y=[f"hop {h + 1}" for h in range(acc.shape[1])],
-                             colorscale="Viridis", zmin=0, zmax=1, colorbar=dict(title="accuracy", thickness=12, x=0.44),
+                             colorscale="Viridis", zmin=0, zmax=1, showscale=False,   # every cell is labelled
                              text=np.round(acc.T, 2), texttemplate="%{text}", textfont=dict(size=10)), row=1, col=1)
     for i, name in enumerate(["pointer", *DESIGNS]):
         meta = cached_pretrained(name)[0].metadata["accuracy_by_hops"]
         fig.add_trace(go.Scatter(x=meta["loops"], y=np.array(meta["accuracy"])[:, -1], mode="lines+markers",
                                  name=name, line=dict(color=COLORS[i])), row=1, col=2)
     fig.update_xaxes(title_text="loops", type="category", row=1, col=1)
-    fig.update_xaxes(title_text="loops", type="log", row=1, col=2)
+    fig.update_xaxes(title_text="loops", type="log", tickvals=list(scaling["loops"]), row=1, col=2)
     fig.update_yaxes(title_text="accuracy", range=[0, 1.05], row=1, col=2)
     fig.update_layout(height=400, legend=dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom"))
     return fig

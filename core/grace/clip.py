@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from core.grace.scenes import ATTRIBUTES, MOTIONS
+from core.grace.scenes import ATTRIBUTES, MOTIONS, VIDEO_ATTRIBUTES
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "grace"
 PAD, BOS, UNK, EOS = 0, 1, 2, 3
@@ -119,7 +119,5 @@ def load_model(directory: Path | None = None) -> TinyCLIP:
 def default_vocabulary(video: bool = False) -> list:
     """Concept words: every attribute value as make_scenes names it (motions for clips, positions
     for images), then distractor words the captions never use."""
-    from core.grace.scenes import VIDEO_ATTRIBUTES
-
     names = VIDEO_ATTRIBUTES if video else ATTRIBUTES
     return [v for values in names.values() for v in values] + list(DISTRACTORS)

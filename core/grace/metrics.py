@@ -21,7 +21,7 @@ from scipy.stats import spearmanr
 from sklearn.manifold import trustworthiness as _trustworthiness
 
 from core.common.seeding import make_rng
-from core.grace.scenes import ATTRIBUTES, VIDEO_ATTRIBUTES, caption
+from core.grace.scenes import ALL_ATTRIBUTES, ATTRIBUTES, VIDEO_ATTRIBUTES, caption
 
 EPS = 1e-6
 
@@ -38,7 +38,7 @@ def zero_shot_accuracy(embeddings: np.ndarray, attributes: list, prompt_embeddin
     emb = embeddings / np.linalg.norm(embeddings, axis=1, keepdims=True).clip(EPS)
     out = {}
     for name, text in prompt_embeddings.items():
-        values = (VIDEO_ATTRIBUTES if name == "motion" else {**ATTRIBUTES, **VIDEO_ATTRIBUTES})[name]
+        values = ALL_ATTRIBUTES[name]
         pred = (emb @ text.T).argmax(1)
         out[name] = float(np.mean([values[p] == a[name] for p, a in zip(pred, attributes)]))
     return out
@@ -71,7 +71,7 @@ def concept_attribute_agreement(codes: np.ndarray, vocabulary, attributes: list)
     index = {w: i for i, w in enumerate(vocabulary)}
     out = {}
     for name in attributes[0]:
-        values = [v for v in {**ATTRIBUTES, **VIDEO_ATTRIBUTES}[name] if v in index]
+        values = [v for v in ALL_ATTRIBUTES[name] if v in index]
         cols = [index[v] for v in values]
         block = codes[:, cols]
         pred = block.argmax(1)
@@ -110,7 +110,7 @@ def similarity_spearman(codes: np.ndarray, attributes: list, n_pairs: int = 2000
 
 
 def distractor_share(codes: np.ndarray, vocabulary) -> float:
-    values = {v for values in {**ATTRIBUTES, **VIDEO_ATTRIBUTES}.values() for v in values}
+    values = {v for values in ALL_ATTRIBUTES.values() for v in values}
     mask = np.array([w not in values for w in vocabulary])
     mass = np.abs(codes)
     return float(mass[:, mask].sum() / max(mass.sum(), EPS))

@@ -25,6 +25,7 @@ ATTRIBUTES = {
 }
 MOTIONS = ("leftward", "rightward", "upward", "downward")
 VIDEO_ATTRIBUTES = {**{k: v for k, v in ATTRIBUTES.items() if k != "position"}, "motion": MOTIONS}
+ALL_ATTRIBUTES = {**ATTRIBUTES, **VIDEO_ATTRIBUTES}          # every attribute, images' and clips' alike
 RGB = {"red": (220, 40, 40), "green": (40, 190, 60), "blue": (50, 80, 230), "yellow": (235, 215, 40)}
 RADIUS = {"small": 4.0, "large": 7.0, "tiny": 2.5}
 CENTRE = {"left": (16, 8), "right": (16, 24), "top": (8, 16), "bottom": (24, 16)}   # (row, col)

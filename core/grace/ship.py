@@ -15,8 +15,8 @@ import json
 import numpy as np
 
 from core.grace.baselines import SAEDecomposition, SpliceDecomposition, TextSpanDecomposition, fit_splice
-from core.grace.clip import ASSETS, load_model
-from core.grace.compare import compare
+from core.grace.clip import ASSETS, embed_texts, load_model
+from core.grace.compare import FIT_SEED, compare, scene_set
 from core.grace.grace import GraceDecomposition, fit_grace
 from core.grace.metrics import reconstruction_cosine, sparsity, trustworthiness
 from core.grace.space import Space
@@ -76,8 +76,6 @@ def curve_point(method, knob, geometry, fitted, test_embeddings) -> dict:
 
 
 def ship() -> dict:
-    from core.grace.clip import embed_texts
-
     model = load_model()
     arrays, report_doc = {}, {"made_by": "python -m core.grace.ship", "tables": {}, "curves": {}}
     for kind, video in (("image", False), ("video", True)):
@@ -89,7 +87,6 @@ def ship() -> dict:
         if not video:
             fit = result.decompositions["GRACE"]
             concepts = embed_texts(model, result.vocabulary)
-            from core.grace.compare import FIT_SEED, scene_set
             fit_set = scene_set(model, 2000, FIT_SEED)
             curves = []
             for geometry in (0.0, 1.0):

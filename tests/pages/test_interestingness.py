@@ -1,6 +1,7 @@
 """The study pages through AppTest: a participant's whole run, resuming, and the locked admin page."""
 
 import json
+import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -37,7 +38,7 @@ def answer_current_item(at, interestingness=6, difficulty=2):
     item_id = next(s.key for s in at.slider if s.key.startswith("i:"))[2:]
     text = " ".join(m.value for m in at.markdown)
     if "Attention check" in text:
-        interestingness, difficulty = (int(x) for x in __import__("re").findall(r"\*\*(\d)\*\*", text)[:2])
+        interestingness, difficulty = (int(x) for x in re.findall(r"\*\*(\d)\*\*", text)[:2])
     at.slider(key=f"i:{item_id}").set_value(interestingness)
     at.slider(key=f"d:{item_id}").set_value(difficulty)
     at.checkbox(key=f"r:{item_id}:elegant solution").check()

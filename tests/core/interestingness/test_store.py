@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from core.interestingness import StudyStore
 from core.interestingness import models as m
+from core.interestingness.store import make_engine
 from tests.core.interestingness.conftest import answer_all, problems
 
 
@@ -128,7 +129,7 @@ def test_study_settings_are_validated(store, study):
 
 def test_an_older_database_is_upgraded_and_keeps_its_data(db_url):
     old = StudyStore.__new__(StudyStore)             # a store from before the llm_ratings table existed
-    old.url, old.engine = db_url, __import__("core.interestingness.store", fromlist=["make_engine"]).make_engine(db_url)
+    old.url, old.engine = db_url, make_engine(db_url)
     old.upgrade("0001")
     assert not sa.inspect(old.engine).has_table("llm_ratings")
     with old.engine.begin() as c:
