@@ -12,8 +12,7 @@ from pathlib import Path
 
 from core.common.checkpoint import load_checkpoint, save_checkpoint
 from core.common.config import check_choice
-from core.looped_lm.tasks import make_task
-from core.looped_lm.training import LoopedConfig, accuracy_by_hops, build, train
+from core.looped_lm.training import LoopedConfig, accuracy_by_hops, build, task_of, train
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "looped_lm"
 DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "none", "norm": "pre"}}
@@ -33,7 +32,7 @@ def ship(name: str) -> Path:
     result = train(config, seed=SEED)
     meta = {"seed": SEED, "accuracy_by_loops": {str(k): v for k, v in result.accuracy.items()},
             "final_loss": float(result.loss[-50:].mean()), "made_by": "python -m core.looped_lm.pretrained",
-            "accuracy_by_hops": scaling_metadata(result.model, make_task(config.task))}
+            "accuracy_by_hops": scaling_metadata(result.model, task_of(config))}
     return save_checkpoint(ASSETS / name, result.model.state_dict(), config, meta)
 
 
@@ -41,7 +40,7 @@ def load_pretrained(name: str):
     """(model, task) for a shipped model: "stable", "unstable", "feedforward" or "pointer"."""
     check_choice("name", name, tuple(SHIPPED))
     ckpt = load_checkpoint(ASSETS / name, LoopedConfig)
-    task = make_task(ckpt.config.task)
+    task = task_of(ckpt.config)
     model = build(ckpt.config, task)
     model.load_state_dict(ckpt.tensors)
     model.eval()

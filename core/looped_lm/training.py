@@ -18,7 +18,7 @@ from core.common.config import Config, choice, param
 from core.common.progress import report
 from core.common.seeding import make_rng, torch_seeded
 from core.looped_lm.model import FeedforwardLM, LoopedLM
-from core.looped_lm.tasks import TASKS, Task, make_task
+from core.looped_lm.tasks import POINTER_NODES, TASKS, Task, make_task
 
 INJECTIONS = ("concat", "additive", "none")
 NORMS = ("sandwich", "pre", "post", "loop")
@@ -39,10 +39,21 @@ class LoopedConfig(Config):
     batch_size: int = param(64, low=1, high=4096, integer=True)
     lr: float = param(2e-3, low=0.0, high=1.0, low_open=True)
     feedforward: bool = choice(False, (False, True), doc="train the feedforward model of depth block x mean_recurrence")
+    length: int = param(0, low=0, high=64, integer=True, doc="bits, terms or hops; 0 = the task's default")
+    nodes: int = param(POINTER_NODES, low=3, high=32, integer=True, doc="pointer chasing: permutation size")
 
     def validate(self) -> None:
         if self.d_model % self.heads:
             raise ValueError(f"heads: {self.heads} does not divide d_model={self.d_model}; allowed divisors of d_model")
+
+
+# Pointer chasing small enough to learn in a live minute (1000 steps; measured in bench/looped_lm.py):
+# a one-layer block still needs a second loop for the last hop, and holds the answer far beyond.
+LIVE_POINTER = {"task": "pointer_chasing", "nodes": 5, "length": 3, "block": 1, "steps": 1000, "lr": 3e-3}
+
+
+def task_of(config: LoopedConfig) -> Task:
+    return make_task(config.task, config.length or None, config.nodes)
 
 
 def sample_loops(mean_recurrence: int, backprop_depth: int, rng: np.random.Generator, sigma: float = 0.5):
@@ -91,7 +102,7 @@ def accuracy_by_hops(model, task: Task, loops=EVAL_LOOPS, n: int = 512, seed: in
 
 
 def train(config: LoopedConfig, task: Task | None = None, steps: int | None = None, seed: int = 0, progress=None):
-    task = task or make_task(config.task)
+    task = task or task_of(config)
     steps = steps or config.steps
     with torch_seeded(seed):
         model = build(config, task)

@@ -40,3 +40,20 @@ def test_live_mode_trains_a_chosen_design():
     run = at.session_state["liverun:looped_lm:modular_chain:1:concat:sandwich"]
     run.stop()  # the full run is covered by tests/core/looped_lm; here only the wiring
     assert run.wait(10) and run.state == "stopped"
+
+
+def test_live_pointer_chasing_uses_the_one_minute_preset():
+    from core.looped_lm import LIVE_POINTER
+
+    at = open_page()
+    at.segmented_control(key="model").set_value("live").run()
+    at.selectbox(key="task").set_value("pointer_chasing").run()
+    assert at.selectbox(key="block").value == 1              # the preset's one-layer block
+    train = next(b for b in at.button if b.label.startswith("Train"))
+    assert train.label == "Train (about a minute)"
+    train.click().run()
+    run = at.session_state["liverun:looped_lm:pointer_chasing:1:concat:sandwich"]
+    run.stop()
+    assert run.wait(10) and run.state == "stopped"
+    config = run.kwargs["config"]
+    assert {k: getattr(config, k) for k in LIVE_POINTER} == LIVE_POINTER

@@ -6,7 +6,7 @@ from core.looped_lm import (LoopedConfig, attention_change, fixed_point_residual
                             run_with_cache, train)
 from core.looped_lm.pretrained import load_pretrained
 from core.looped_lm.tasks import make_task
-from core.looped_lm.training import accuracy_by_hops
+from core.looped_lm.training import LIVE_POINTER, accuracy_by_hops, task_of
 
 
 def claims(model, task):
@@ -48,6 +48,16 @@ def test_pointer_model_scales_with_loops_and_holds_beyond_training():
     assert acc[0, -1] < 0.7 and acc[1, -1] > acc[0, -1] + 0.2 and acc[2, -1] >= 0.95 and acc[3, -1] >= 0.95
     assert acc[0, 0] >= 0.95                          # one loop is enough for the first hop
     assert (acc[2] >= acc[0] - 0.01).all()           # more loops never hurt a hop much
+
+
+def test_a_live_pointer_run_needs_a_second_loop_and_holds_beyond_training():
+    """The live preset (5 nodes, 3 hops, 1000 steps, about a minute): test-time scaling trained on the spot."""
+    config = LoopedConfig(**LIVE_POINTER)
+    result = train(config, seed=0)
+    acc = accuracy_by_hops(result.model, task_of(config), loops=(1, 2, 32), n=1024, seed=77)
+    assert acc[1, -1] >= 0.95 and acc[2, -1] >= 0.95            # two loops suffice, 32 still answer
+    assert acc[1, -1] >= acc[0, -1] + 0.05                      # one loop falls short on the last hop
+    assert acc[0, 0] >= 0.95                                    # but not on the first
 
 
 def test_unknown_design_is_named():

@@ -75,6 +75,15 @@ def test_pointer_chasing_answers_follow_the_permutation():
         node = table.gather(1, node[:, None])[:, 0]
         assert torch.equal(t[:, 8 + hop], node)
     assert (ids[:, 9:] == 8).all() and task.seq_len == 16
+    small = make_task("pointer_chasing", length=3, nodes=5)
+    ids, t = small.sample(4, 0)
+    assert ids.shape == (4, 8) and small.vocab == 6 and (ids[:, 6:] == 5).all()
+    node = ids[:, 5]
+    for hop in range(3):
+        node = ids[:, :5].gather(1, node[:, None])[:, 0]
+        assert torch.equal(t[:, 5 + hop], node) and torch.equal(small.hop_targets(t)[:, hop], node)
+    with pytest.raises(ValueError, match="^nodes: .*allowed"):
+        make_task("pointer_chasing", nodes=2)
 
 
 def test_training_is_seeded_and_stops_when_asked():
