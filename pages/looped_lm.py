@@ -14,6 +14,7 @@ from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from core.looped_lm import (DESIGNS, LIVE_POINTER, TASKS, LoopedConfig, attention_change, fixed_point_residuals,
                             fixed_point_separation, load_pretrained, run_with_cache, task_of, train)
+from core.looped_lm.hf_stages import SAMPLE_TEXT, causal_lm_profile, load_causal_lm
 from core.looped_lm.stages import cka_matrix, feedforward_profile, feedforward_states, looped_profile
 from core.looped_lm.training import INJECTIONS, NORMS
 
@@ -129,6 +130,8 @@ def render() -> None:
     else:
         st.caption("The stage comparison needs a feedforward model of the same task; one ships for the default "
                    "task (modular_chain) only.")
+    with st.expander("Stages of inference in your own causal LM (optional, a local Hugging Face model)"):
+        own_model_stages()
     st.subheader("Designs", divider="gray")
     st.dataframe(design_table(), hide_index=True)
     st.subheader("Test-time scaling", divider="gray")
@@ -140,6 +143,36 @@ def render() -> None:
         "each further loop reaches deeper hops, and the answers then hold far beyond the ~8 loops seen in "
         "training (the block has reached its fixed point). Right: accuracy at the answer position against "
         "loops for every shipped model; the unstable design never gets there.")
+
+
+def own_model_stages() -> None:
+    with st.form("hf-stages"):
+        directory = st.text_input("Local model directory", placeholder="/path/to/a/save_pretrained/directory",
+                                  help="A causal LM and its tokenizer on this machine; nothing is downloaded.")
+        text = st.text_area("Text to read", value=SAMPLE_TEXT, height=80)
+        submitted = st.form_submit_button("Analyse")
+    if not submitted:
+        return
+    try:
+        profile = causal_lm_profile(*cached_causal_lm(directory.strip()), text)
+    except ValueError as error:
+        st.error(str(error))
+        return
+    fig = make_subplots(rows=1, cols=3, subplot_titles=["logit-lens entropy (nats)", "agreement with the output",
+                                                        "rank of the next token"], horizontal_spacing=0.08)
+    for col, values in enumerate((profile.entropy, profile.agreement, profile.correct_rank), start=1):
+        fig.add_trace(go.Scatter(x=profile.depth_labels, y=values, mode="lines+markers", showlegend=False,
+                                 line=dict(color=COLORS[0])), row=1, col=col)
+    fig.update_layout(height=300)
+    show(fig, key="chart-own-stages")
+    st.caption("Each layer's residual stream read through the model's final norm and unembedding (logit lens), "
+               "at every position, against the next token of the text. Compare the shape with the looped "
+               "model's per-loop profile above.")
+
+
+@st.cache_resource(show_spinner="Loading the model…", max_entries=2)
+def cached_causal_lm(directory: str):
+    return load_causal_lm(directory)
 
 
 def _block_for_task() -> None:

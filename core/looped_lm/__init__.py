@@ -12,12 +12,14 @@ tests are here. Of the tasks, the default modular chain (3 terms mod 5) trains w
 solved in one loop; pointer chasing with every hop supervised needs iteration: 5 nodes and 3 hops
 (``LIVE_POINTER``) train within a minute and need a second loop, 8 nodes and 8 hops take ~4 minutes
 (shipped as "pointer"). Parity and variable binding (answer-only supervision) need far more steps.
+:mod:`.hf_stages` reads the same lens metrics off a local Hugging Face causal LM (feedforward analysis).
 Our choices: :mod:`.model` (design
 variables, state init), :mod:`.tasks`, :mod:`.training` (sampler, optimiser), :mod:`.metrics`
 (definitions of delta, separation, attention change, matrix entropy, CKA).
 """
 
 from core.looped_lm.cache import LoopCache, run_with_cache
+from core.looped_lm.hf_stages import causal_lm_profile, load_causal_lm
 from core.looped_lm.metrics import (attention_change, attention_entropy, convergence_rate, fixed_point_residuals,
                                     fixed_point_separation, linear_cka, matrix_entropy, spectral_radius)
 from core.looped_lm.model import FeedforwardLM, LoopedLM
@@ -31,5 +33,5 @@ __all__ = [
     "sample_loops", "task_of", "LIVE_POINTER",
     "Task", "TASKS", "make_task", "run_with_cache", "LoopCache", "fixed_point_residuals", "convergence_rate",
     "fixed_point_separation", "spectral_radius", "attention_change", "attention_entropy", "matrix_entropy",
-    "linear_cka", "load_pretrained", "DESIGNS",
+    "linear_cka", "load_pretrained", "DESIGNS", "causal_lm_profile", "load_causal_lm",
 ]

@@ -57,3 +57,21 @@ def test_live_pointer_chasing_uses_the_one_minute_preset():
     assert run.wait(10) and run.state == "stopped"
     config = run.kwargs["config"]
     assert {k: getattr(config, k) for k in LIVE_POINTER} == LIVE_POINTER
+
+
+def test_own_causal_lm_stages_from_a_local_directory(tmp_path):
+    from tests.core.looped_lm.test_hf_stages import save_tiny
+
+    at = open_page()
+    charts = len(at.get("plotly_chart"))
+    at.text_input[0].set_value(str(tmp_path / "missing"))
+    at.button(key="FormSubmitter:hf-stages-Analyse").click().run()
+    assert at.error[0].value.startswith(f"model_dir: '{tmp_path / 'missing'}' holds no config.json")
+    at.text_input[0].set_value(str(save_tiny(tmp_path / "gpt2", "gpt2")))
+    at.button(key="FormSubmitter:hf-stages-Analyse").click().run()
+    assert not at.error, at.error[0].value
+    assert len(at.get("plotly_chart")) == charts + 1
+    import json
+
+    xs = [json.loads(c.proto.spec)["data"][0].get("x") for c in at.get("plotly_chart")]
+    assert ["embedding", "layer 1", "layer 2", "layer 3"] in xs

@@ -1,0 +1,77 @@
+"""Stages of inference in a local Hugging Face causal LM: the feedforward side of the comparison.
+
+The paper compares the looped block's stages with those of feedforward models; this reads the same
+lens metrics as :mod:`.stages` off any causal LM a user has on disk (nothing is downloaded:
+``local_files_only``). ``output_hidden_states`` gives the embedding and the residual stream after
+each layer; the logit lens at a layer is ``lm_head(final_norm(h))``. Our choices:
+
+- every position that has a next token is read out, and the "correct token" is that next token;
+  agreement is with the model's own top-1 prediction at the same position;
+- the last depth is the model's own output logits (not a lens of ``hidden_states[-1]``, which some
+  architectures return already normalised and others not), so its agreement is 1 by construction;
+- the final norm is found by name on the base model (``ln_f`` for GPT-2, ``norm`` for Llama-style,
+  ``decoder.final_layer_norm`` for OPT); a model without one is read through ``lm_head`` directly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from core.looped_lm.metrics import matrix_entropy
+from core.looped_lm.stages import StageProfile, _readout
+
+SAMPLE_TEXT = ("The cat sat on the mat. The dog sat on the rug. One plus one is two, and two plus two is four. "
+               "Water freezes at zero degrees and boils at one hundred.")
+
+
+def load_causal_lm(model_dir: str | Path):
+    """(model, tokenizer) from a local directory holding a Hugging Face causal LM and its tokenizer."""
+    from transformers.models.auto.modeling_auto import AutoModelForCausalLM
+    from transformers.models.auto.tokenization_auto import AutoTokenizer
+
+    path = Path(str(model_dir)).expanduser()
+    if not (path / "config.json").is_file():
+        raise ValueError(f"model_dir: {str(model_dir)!r} holds no config.json; allowed a local directory with a "
+                         "Hugging Face causal LM and its tokenizer (save_pretrained)")
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+        model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True).eval()
+    except (OSError, ValueError, KeyError) as error:
+        raise ValueError(f"model_dir: {path} could not be loaded as a causal LM ({error}); allowed a directory "
+                         "written by save_pretrained for a model and its tokenizer") from error
+    return model, tokenizer
+
+
+def final_norm(model):
+    base = model.base_model
+    for owner in (base, getattr(base, "decoder", None)):
+        for name in ("ln_f", "norm", "final_layer_norm"):
+            module = getattr(owner, name, None) if owner is not None else None
+            if isinstance(module, torch.nn.Module):
+                return module
+    return torch.nn.Identity()
+
+
+@torch.no_grad()
+def causal_lm_profile(model, tokenizer, text: str = SAMPLE_TEXT, max_tokens: int = 256) -> StageProfile:
+    """Logit-lens entropy, agreement and next-token rank, and matrix entropy, after every layer."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("text: empty; allowed a text of at least two tokens")
+    ids = tokenizer(text, return_tensors="pt")["input_ids"][:, :max_tokens]
+    if ids.shape[1] < 2:
+        raise ValueError(f"text: {ids.shape[1]} token; allowed a text of at least two tokens")
+    out = model(input_ids=ids, output_hidden_states=True)
+    states = out.hidden_states
+    final_logits = out.logits[0, :-1]
+    final_pred, answer = final_logits.argmax(-1), ids[0, 1:]
+    head, norm = model.get_output_embeddings(), final_norm(model)
+    rows = []
+    for i, h in enumerate(states):
+        lens = final_logits if i == len(states) - 1 else head(norm(h))[0, :-1]
+        ent, agree, rank = _readout(lens.float(), final_pred, answer)
+        rows.append((ent, agree, rank, agree, matrix_entropy(h[0].float())))
+    labels = ["embedding"] + [f"layer {i}" for i in range(1, len(states))]
+    return StageProfile(labels, *map(np.array, zip(*rows)))
