@@ -84,7 +84,9 @@ SYSTEMS = (
            "of chunk rank and within-chunk rank, as seen in neural recordings."),
     System("geto_lp", "GETO-LP Wasserstein barycenters", THEMES[2],
            r"An exact LP for fixed-support barycenters on $d$-dimensional grids with $O(dMN^{1+1/d})$ "
-           r"variables instead of $O(MN^2)$."),
+           r"variables instead of $O(MN^2)$.",
+           page="pages.geto_lp", warm=("ot", "scipy.optimize", "highspy", "sklearn.datasets", "pyvista",
+                                       "core.geto_lp")),
     System("graph_clustering", "Graph foundation model for clustering", THEMES[3],
            "A label-free graph foundation model pretrains unified subgraph prototypes on a source domain and "
            "clusters a target graph after a short distribution-aware fine-tune."),

@@ -1,0 +1,204 @@
+"""geto_lp at scale: the layered LP against POT's classical LP and entropic barycenters on 2-D grids.
+
+- Grids 16², 24², 32², 48², 64² with M = 3 inputs (scikit-learn digits 0, 3 and 8, upsampled),
+  squared Euclidean cost, uniform weights. Every solver call runs in a fresh Python process, so
+  its time and memory are its own: time is the call's wall clock; memory is the rise of the
+  process's peak RSS during the call (``core.geto_lp.measured``, HiGHS included) and the
+  process's lifetime peak RSS (``ru_maxrss``, imports included).
+- GETO-LP: one ``barycenter(..., solver="highs-ipm", return_plans=True)`` call; its time is the
+  whole call (validation, LP build, HiGHS, plan recovery; each part is recorded too), and its
+  barycenter is re-scored with ``ot.emd2`` (N <= 4096, every grid here).
+- POT's classical LP where it fits (M N^2 + N <= 1.2 M variables, i.e. up to 24²); beyond, the
+  reason is recorded.
+- Entropic: POT's convolutional barycenter at reg 0.01 and 0.002 on every grid, and the dense
+  ``ot.bregman.barycenter`` at reg 0.01 up to 32² (its N x N kernel); each scored exactly with
+  ``ot.emd2``, so the gap to GETO-LP's optimum is exact.
+- The page: its first view (cold process, and after the shell's warm-up) next to an anchor.
+
+    python bench/geto_lp.py   # writes bench/results/geto_lp.json and .md (about 10 minutes on 2 cores)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.report import write_results  # noqa: E402
+
+GRIDS = (16, 24, 32, 48, 64)
+DIGITS = (0, 3, 8)
+POT_LP_MAX_VARIABLES = 1_200_000
+DENSE_SINKHORN_MAX_N = 32
+PAGE = "../pages/geto_lp.py"
+
+
+def inputs(n: int):
+    import numpy as np
+
+    from core.geto_lp import digit_image
+
+    return np.stack([digit_image(d, n) for d in DIGITS])
+
+
+def run_case(case: dict) -> dict:
+    """One solver on one grid, in this (fresh) process."""
+    from core.geto_lp import barycenter, measured, run_method
+
+    hist = inputs(case["n"])
+    method = case["method"]
+    if method == "geto_lp":
+        result, seconds, rise = measured(barycenter, hist, solver="highs-ipm", return_plans=True)
+        out = {"seconds": seconds, "rss_rise_mb": rise, "objective": result.objective,
+               "n_variables": result.n_variables, "n_constraints": result.n_constraints,
+               "build_seconds": result.build_seconds, "solve_seconds": result.solve_seconds,
+               "recover_plans_seconds": result.recover_seconds, "iterations": result.iterations,
+               "plan_nonzeros": [int(p.nnz) for p in result.plans]}
+        if case["score"]:
+            from core.geto_lp import exact_objective
+
+            t0 = time.perf_counter()
+            out["emd2_objective"] = exact_objective(hist, result.barycenter)
+            out["emd2_seconds"] = time.perf_counter() - t0
+    else:
+        run = run_method(method, hist, reg=case.get("reg", 0.01), pot_max_variables=POT_LP_MAX_VARIABLES)
+        out = {"status": run.status, "seconds": run.seconds, "rss_rise_mb": run.peak_memory_mb,
+               "objective": run.objective, "reported_objective": run.reported_objective,
+               "n_variables": run.n_variables}
+    out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in out.items()}
+
+
+def in_subprocess(case: dict) -> dict:
+    proc = subprocess.run([sys.executable, __file__, "--case", json.dumps(case)], cwd=ROOT, capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        return {"status": f"failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def grid_results() -> dict:
+    out = {}
+    for n in GRIDS:
+        m, big_n = len(DIGITS), n * n
+        row = {"N": big_n, "geto_variables": m * big_n * 2 * n + big_n, "classical_variables": m * big_n**2 + big_n}
+        print(f"{n}x{n}: GETO-LP ...", flush=True)
+        row["geto_lp"] = in_subprocess({"method": "geto_lp", "n": n, "score": True})
+        if row["classical_variables"] <= POT_LP_MAX_VARIABLES:
+            print(f"{n}x{n}: POT classical LP ...", flush=True)
+            row["pot_lp"] = in_subprocess({"method": "pot_lp", "n": n})
+        else:
+            row["pot_lp"] = {"status": f"skipped: the classical LP needs M N^2 + N = {row['classical_variables']:,} "
+                                       f"variables (limit {POT_LP_MAX_VARIABLES:,}: at 24x24 it already takes "
+                                       "the time and memory recorded above)"}
+        for reg in (0.01, 0.002):
+            print(f"{n}x{n}: convolutional reg {reg} ...", flush=True)
+            row[f"convolutional_{reg}"] = in_subprocess({"method": "convolutional", "n": n, "reg": reg})
+        if n <= DENSE_SINKHORN_MAX_N:
+            print(f"{n}x{n}: dense Sinkhorn ...", flush=True)
+            row["sinkhorn_0.01"] = in_subprocess({"method": "sinkhorn", "n": n, "reg": 0.01})
+        else:
+            row["sinkhorn_0.01"] = {"status": f"skipped: the dense N x N kernel beyond {DENSE_SINKHORN_MAX_N}² "
+                                              "(the convolutional rows solve the same entropic problem)"}
+        exact = row["geto_lp"].get("objective")
+        for key, run in row.items():
+            if isinstance(run, dict) and key != "geto_lp" and exact and run.get("status") == "ok":
+                run["gap_to_exact"] = (run["objective"] - exact) / exact
+        out[f"{n}x{n}"] = row
+    return out
+
+
+def page() -> dict:
+    from bench.timing import page_timings
+
+    timings = page_timings(PAGE, repeats=3)
+    timings["first_view_warm"]["budget_s"], timings["first_view_cold"]["budget_s"] = 2.0, None
+    return timings
+
+
+def default_solve() -> dict:
+    """The page's default problem (digits 0 and 3 on 12 x 12), solved five times in this process."""
+    import numpy as np
+
+    from core.geto_lp import barycenter, digit_image
+
+    hist = np.stack([digit_image(d, 12) for d in (0, 3)])
+    barycenter(hist)  # imports and first-call costs
+    times = [barycenter(hist, return_plans=True).solve_seconds for _ in range(5)]
+    return {"median_solve_s": sorted(times)[2], "samples_s": times}
+
+
+def fmt(value, spec=".3f"):
+    return format(value, spec) if isinstance(value, (int, float)) else "—"
+
+
+def table(result: dict) -> str:
+    lines = ["| grid | GETO vars | classical vars | GETO time (s) | GETO RSS rise (MB) | POT LP time (s) | "
+             "POT RSS rise (MB) | speed-up | exact objective | conv. gap (reg 0.01) | conv. gap (reg 0.002) | "
+             "Sinkhorn gap (0.01) |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for grid, row in result["grids"].items():
+        g, p = row["geto_lp"], row["pot_lp"]
+        speed = p["seconds"] / g["seconds"] if "seconds" in p and p.get("status") == "ok" else None
+        pot_time = fmt(p.get("seconds")) if p.get("status") == "ok" else "skipped"
+        lines.append(
+            f"| {grid} | {row['geto_variables']:,} | {row['classical_variables']:,} | {fmt(g.get('seconds'), '.2f')} | "
+            f"{fmt(g.get('rss_rise_mb'), '.0f')} | {pot_time} | {fmt(p.get('rss_rise_mb'), '.0f')} | "
+            f"{fmt(speed, '.1f')}{'×' if speed else ''} | {fmt(g.get('objective'), '.6f')} | "
+            f"{fmt(row['convolutional_0.01'].get('gap_to_exact'), '+.2%')} | "
+            f"{fmt(row['convolutional_0.002'].get('gap_to_exact'), '+.2%')} | "
+            f"{fmt(row['sinkhorn_0.01'].get('gap_to_exact'), '+.2%')} |")
+    lines += ["", "Skipped runs: " + "; ".join(f"{grid} {key}: {run['status']}" for grid, row in result["grids"].items()
+                                               for key, run in row.items()
+                                               if isinstance(run, dict) and str(run.get("status", "")).startswith(
+                                                   ("skipped", "failed"))), ""]
+    lines += ["| page timing | median (s) | ratio to anchor | budget (s) |", "|---|---|---|---|"]
+    for name, t in result["page"].items():
+        if name != "anchor_first_render":
+            lines.append(f"| {name} | {t['median_s']:.3f} | {t['ratio_to_anchor']:.2f} | {t.get('budget_s') or ''} |")
+    lines.append(f"| anchor first render | {result['page']['anchor_first_render']['median_s']:.3f} | 1.00 | |")
+    lines.append(f"| default solve (2 digits, 12×12) | {result['default_solve']['median_solve_s']:.3f} | | 1.0 |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    t0 = time.perf_counter()
+    result = {"inputs": f"digits {DIGITS} upsampled, uniform weights, squared Euclidean, HiGHS interior point",
+              "grids": grid_results(), "default_solve": default_solve(), "page": page()}
+    result["seconds"] = time.perf_counter() - t0
+    grids = result["grids"]
+    g16, p16 = grids["16x16"]["geto_lp"], grids["16x16"]["pot_lp"]
+    pot_rows = [r for r in grids.values() if r["pot_lp"].get("status") == "ok"]
+    entropic = [run for row in grids.values() for key, run in row.items()
+                if key.startswith(("convolutional", "sinkhorn")) and run.get("status") == "ok"]
+    result["checks"] = {
+        "geto_32x32_under_15s": grids["32x32"]["geto_lp"]["seconds"] < 15.0,
+        "geto_at_least_5x_faster_than_pot_lp_on_16x16": (p16.get("status") == "ok"
+                                                          and p16["seconds"] >= 5 * g16["seconds"]),
+        "objectives_equal_pot_lp_rtol_1e-6": bool(pot_rows) and all(
+            abs(r["pot_lp"]["objective"] - r["geto_lp"]["objective"]) <= 1e-6 * r["geto_lp"]["objective"]
+            for r in pot_rows),
+        "geto_objective_equals_emd2_rescoring": all(
+            abs(r["geto_lp"]["emd2_objective"] - r["geto_lp"]["objective"]) <= 1e-6 * r["geto_lp"]["objective"]
+            for r in grids.values() if "emd2_objective" in r["geto_lp"]),
+        "variables_are_M_N_sum_nk_plus_N": all(r["geto_lp"]["n_variables"] == r["geto_variables"]
+                                               for r in grids.values()),
+        "entropic_never_beats_exact": bool(entropic) and all(run["gap_to_exact"] >= -1e-7 for run in entropic),
+        "every_grid_solved": all("objective" in r["geto_lp"] for r in grids.values()),
+        "default_solve_under_1s": result["default_solve"]["median_solve_s"] < 1.0,
+        "first_view_under_2s": result["page"]["first_view_warm"]["median_s"] < 2.0,
+    }
+    return write_results("geto_lp", result, table(result))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--case":
+        print(json.dumps(run_case(json.loads(sys.argv[2]))))
+        sys.exit(0)
+    sys.exit(main())

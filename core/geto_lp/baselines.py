@@ -1,0 +1,261 @@
+"""Side-by-side runs: GETO-LP against POT's classical LP and two entropic barycenters.
+
+Every method's barycenter is scored the same way, exactly: ``sum_m lambda_m ot.emd2(a_m, b, C)``
+with ``b`` rescaled to mass 1 and ``C`` the dense ground cost (:func:`exact_objective`). That is the
+objective of the barycenter problem at ``b``, so an exact solver scores the optimum and any other
+``b`` scores more; the gap to exact is ``(score - optimum) / optimum``.
+
+- ``pot_lp``: ``ot.lp.barycenter`` (the classical LP, ``M N^2 + N`` variables, HiGHS via linprog),
+  with the same HiGHS method as GETO-LP (``solver``), so both LPs meet the same solver.
+- ``sinkhorn``: ``ot.bregman.barycenter`` (iterative Bregman projections, dense kernel).
+- ``convolutional``: ``ot.bregman.convolutional_barycenter2d`` (2-D only; its cost is squared
+  Euclidean on ``linspace(0, 1, n_k)`` per axis, applied as a separable convolution).
+
+Our choices: the entropic ``reg`` is in units of the cost of crossing one axis of the grid,
+``(spacing (n_max - 1))^p``: the dense Sinkhorn gets ``C / that`` and the convolutional solver, whose
+cost already spans [0, 1] per axis, gets ``reg`` as is, so both see the same blur on a square grid.
+Both iterate on kernels (fast) unless the largest scaled cost over ``reg`` exceeds 600, where the
+kernel would underflow and they switch to log-domain iterations. The dense one also switches to the
+log domain for non-uniform weights: in POT 0.9.7 ``method="sinkhorn"`` (and "sinkhorn_stabilized")
+converge to a wrong barycenter when the weights are not uniform (its scaling starts from the
+unweighted geometric mean, which the updates then preserve); we measured a 2e-3 max difference from
+the log-domain and convolutional results on 10 x 10 digits, and POT's pull request #870 reports it.
+Memory is the rise of the process's peak resident memory during the call (:func:`measured`), which
+counts HiGHS's C++ memory too. It is process-wide, so one run at a time measures it (a run that
+overlaps another reports NaN), and another page working at the same moment would add to it.
+(``tracemalloc`` was our first choice; it slowed POT's LP four-fold.)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from core.common.config import check_choice, check_range
+from core.common.progress import report
+from core.geto_lp.barycenter import BarycenterResult, barycenter
+from core.geto_lp.solve import SOLVERS
+from core.geto_lp.grid import (check_histograms, check_spacing, check_weights, cost_matrix, count_variables,
+                               parse_cost)
+
+METHODS = ("geto_lp", "pot_lp", "sinkhorn", "convolutional")
+LABELS = {"geto_lp": "GETO-LP (layered, exact)", "pot_lp": "POT ot.lp.barycenter (classical LP)",
+          "sinkhorn": "POT ot.bregman.barycenter (entropic)",
+          "convolutional": "POT convolutional_barycenter2d (entropic)"}
+POT_LP_MAX_VARIABLES = 1_200_000  # the classical LP beyond this takes minutes and GBs on a laptop
+DENSE_MAX_POINTS = 4096  # dense N x N cost matrices (134 MB at this size) for emd2 and Sinkhorn
+UNDERFLOW = 600.0  # exp(-600) ~ 1e-261: kernels beyond it underflow, so iterate in the log domain
+_MEASURE = threading.Lock()
+
+
+@dataclass
+class SolverRun:
+    method: str
+    label: str
+    status: str  # "ok" or "skipped: <reason>"
+    barycenter: Optional[np.ndarray]
+    objective: float  # exact, by ot.emd2 (NaN when skipped)
+    reported_objective: float  # what the solver itself reports (NaN for entropic methods)
+    n_variables: int  # LP variables, or the entropic method's unknowns (scalings: M N)
+    seconds: float
+    peak_memory_mb: float
+    gap_to_exact: float = float("nan")  # filled by compare_solvers
+
+
+def measured(fn: Callable, *args, **kwargs):
+    """``fn(*args, **kwargs)``, its wall time and the rise of the process's peak RSS during it, in MB.
+
+    Linux only for the memory (``/proc/self/clear_refs`` resets the peak; elsewhere it is NaN). The
+    peak is process-wide: it counts HiGHS's C++ memory too, and anything other threads allocate.
+    While another measurement is running (another page's solve), this one is timed only and its
+    memory is NaN, rather than waiting for the other or resetting its peak.
+    """
+    owner = _MEASURE.acquire(blocking=False)
+    try:
+        before = _reset_peak_rss() if owner else None
+        t0 = time.perf_counter()
+        out = fn(*args, **kwargs)
+        seconds = time.perf_counter() - t0
+        peak = _status_kb("VmHWM") if owner else None
+    finally:
+        if owner:
+            _MEASURE.release()
+    rise = max(peak - before, 0) / 1024 if before is not None and peak is not None else float("nan")
+    return out, seconds, rise
+
+
+def _status_kb(field: str) -> Optional[int]:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def _reset_peak_rss() -> Optional[int]:
+    """Reset the peak RSS to the current RSS; the current RSS in kB, or None where unsupported."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+    except OSError:
+        return None
+    return _status_kb("VmRSS")
+
+
+def exact_objective(histograms, b: np.ndarray, weights=None, cost: str = "sqeuclidean",
+                    spacing: float | Sequence[float] = 1.0, C: Optional[np.ndarray] = None) -> float:
+    """``sum_m lambda_m ot.emd2(a_m, b / sum(b), C)``: the barycenter objective at ``b``, exactly."""
+    import ot
+
+    hist = check_histograms(histograms)
+    shape = hist.shape[1:]
+    lam = check_weights(weights, hist.shape[0])
+    b = np.clip(np.asarray(b, dtype=float).reshape(-1), 0.0, None)
+    b = np.ascontiguousarray(b / b.sum())
+    C = cost_matrix(shape, cost, spacing) if C is None else C
+    flat = hist.reshape(hist.shape[0], -1)
+    return float(sum(lam[m] * ot.emd2(np.ascontiguousarray(flat[m]), b, C, numItermax=10_000_000)
+                     for m in range(hist.shape[0]) if lam[m] > 0))
+
+
+def axis_scale(shape: Sequence[int], cost: str, spacing) -> float:
+    """The cost of crossing the longest axis: the unit of ``reg``."""
+    p = parse_cost(cost).p
+    steps = check_spacing(spacing, len(shape))
+    return max((h * (n - 1)) ** p for n, h in zip(shape, steps)) or 1.0
+
+
+def _skipped(method: str, reason: str, n_variables: int = 0) -> SolverRun:
+    return SolverRun(method, LABELS[method], f"skipped: {reason}", None, float("nan"), float("nan"), n_variables,
+                     float("nan"), float("nan"))
+
+
+@dataclass
+class Comparison:
+    """GETO-LP's full result (plans included) and one scored run per method, GETO-LP first."""
+
+    result: BarycenterResult
+    runs: list
+
+    @property
+    def by_method(self) -> dict:
+        return {run.method: run for run in self.runs}
+
+
+def run_method(method: str, histograms, weights=None, cost: str = "sqeuclidean", spacing=1.0, reg: float = 0.01,
+               C: Optional[np.ndarray] = None, pot_max_variables: int = POT_LP_MAX_VARIABLES,
+               dense_max_points: int = DENSE_MAX_POINTS, solver: str = "highs-ipm") -> SolverRun:
+    """One method on one problem, timed, its barycenter scored exactly (or skipped, with the reason)."""
+    check_choice("method", method, METHODS)
+    if method == "geto_lp":
+        hist = check_histograms(histograms)
+        result, seconds, peak = measured(barycenter, hist, weights, cost, spacing, solver)
+        return _scored_geto(result, seconds, peak, hist, C, dense_max_points)
+    return _run_baseline(method, histograms, weights, cost, spacing, reg, C, pot_max_variables, dense_max_points,
+                         solver)
+
+
+def _scored_geto(result: BarycenterResult, seconds: float, peak: float, hist: np.ndarray, C, dense_max_points):
+    n = result.barycenter.size
+    if result.status != "optimal" and result.plans is None:
+        return SolverRun("geto_lp", LABELS["geto_lp"], "stopped", None, float("nan"), float("nan"), result.n_variables,
+                         seconds, peak)
+    if n <= dense_max_points:  # score it like the others, although its own objective is already exact
+        objective = exact_objective(hist, result.barycenter, result.weights, result.cost, result.spacing, C)
+    else:
+        objective = result.objective
+    return SolverRun("geto_lp", LABELS["geto_lp"], "ok", result.barycenter, objective, result.objective,
+                     result.n_variables, seconds, peak)
+
+
+def _run_baseline(method, histograms, weights, cost, spacing, reg, C, pot_max_variables, dense_max_points,
+                  solver="highs-ipm"):
+    import ot
+
+    reg = check_range("reg", reg, 1e-4, 10.0)
+    parsed = parse_cost(cost)
+    hist = check_histograms(histograms)
+    m_hist, shape = hist.shape[0], tuple(hist.shape[1:])
+    lam = check_weights(weights, m_hist)
+    n = math.prod(shape)
+    A = np.ascontiguousarray(hist.reshape(m_hist, -1).T)
+    if method == "convolutional" and (len(shape) != 2 or parsed.name != "sqeuclidean"):
+        return _skipped(method, "it works on 2-D grids with the squared Euclidean cost only")
+    if method == "pot_lp" and m_hist * n * n + n > pot_max_variables:
+        return _skipped(method, f"the classical LP needs M N^2 + N = {m_hist * n * n + n:,} variables; limit "
+                                f"{pot_max_variables:,}", m_hist * n * n + n)
+    if n > dense_max_points:
+        return _skipped(method, f"N = {n:,} grid points; dense N x N costs are limited to N <= {dense_max_points:,}")
+    C = cost_matrix(shape, parsed, spacing) if C is None else C
+    if method == "pot_lp":
+        (b, log), seconds, peak = measured(ot.lp.barycenter, A, C, lam, log=True, solver=solver)
+        reported, n_var = float(log.fun), m_hist * n * n + n
+    elif method == "sinkhorn":
+        scaled = C / axis_scale(shape, cost, spacing)
+        uniform = bool(np.allclose(lam, lam[0]))
+        kind = "sinkhorn" if uniform and scaled.max() / reg < UNDERFLOW else "sinkhorn_log"
+        b, seconds, peak = measured(ot.bregman.barycenter, A, scaled, reg, weights=lam, method=kind,
+                                    numItermax=2000, stopThr=1e-7, warn=False)
+        reported, n_var = float("nan"), m_hist * n
+    else:
+        kind = "sinkhorn" if 1.0 / reg < UNDERFLOW else "sinkhorn_log"  # per-axis cost spans [0, 1]
+        b, seconds, peak = measured(ot.bregman.convolutional_barycenter2d, hist, reg, weights=lam, method=kind,
+                                    numItermax=2000, stopThr=1e-7, warn=False)
+        reported, n_var = float("nan"), m_hist * n
+    b = np.clip(np.asarray(b, dtype=float).reshape(shape), 0.0, None)
+    b = b / b.sum()
+    objective = exact_objective(hist, b, lam, cost, spacing, C)
+    return SolverRun(method, LABELS[method], "ok", b, objective, reported, n_var, seconds, peak)
+
+
+def compare_solvers(histograms, weights=None, cost: str = "sqeuclidean", spacing=1.0, reg: float = 0.01,
+                    methods: Sequence[str] = METHODS, solver: str = "highs-ipm",
+                    pot_max_variables: int = POT_LP_MAX_VARIABLES, dense_max_points: int = DENSE_MAX_POINTS,
+                    progress: Optional[Callable] = None) -> Comparison:
+    """GETO-LP with its plans, then every other method in ``methods``, each scored exactly.
+
+    GETO-LP runs first (it gives the optimum the gaps are measured from) and forwards its own
+    progress; each baseline then adds one step. Stopping during GETO-LP returns its stopped result
+    and no baselines; stopping later returns the runs done so far. A baseline already running
+    (POT's LP, Sinkhorn) cannot be interrupted: the stop takes effect when it returns.
+    """
+    for method in methods:
+        check_choice("method", method, METHODS)
+    check_choice("solver", solver, SOLVERS)
+    check_range("reg", reg, 1e-4, 10.0)
+    parse_cost(cost)
+    hist = check_histograms(histograms)
+    others = [m for m in dict.fromkeys(methods) if m != "geto_lp"]
+    shape = tuple(hist.shape[1:])
+    n = math.prod(shape)
+    C = cost_matrix(shape, cost, spacing) if n <= dense_max_points else None
+
+    last = {"step": 0, "total": 1}
+
+    def geto_progress(step, total, metrics):  # GETO-LP's steps, with room left for the baselines
+        last.update(step=step, total=total + len(others))
+        return report(progress, step, total + len(others), metrics)
+
+    result, seconds, peak = measured(barycenter, hist, weights, cost, spacing, solver, return_plans=True,
+                                     progress=geto_progress if progress is not None else None)
+    runs = [_scored_geto(result, seconds, peak, hist, C, dense_max_points)]
+    if result.status == "optimal":
+        assert result.n_variables == count_variables(hist.shape[0], shape)
+        for i, method in enumerate(others):
+            runs.append(_run_baseline(method, hist, weights, cost, spacing, reg, C, pot_max_variables,
+                                      dense_max_points, solver))
+            step = min(last["step"] + i + 1, last["total"])
+            if not report(progress, step, last["total"], {"baseline_seconds": runs[-1].seconds}):
+                break
+    optimum = runs[0].objective
+    for run in runs:
+        run.gap_to_exact = (run.objective - optimum) / optimum if optimum > 0 else run.objective - optimum
+    return Comparison(result, runs)

@@ -1,0 +1,135 @@
+"""Solving an LP in equality form with HiGHS, reporting progress and stopping on request.
+
+We call HiGHS through ``highspy`` rather than ``scipy.optimize.linprog`` (which runs the same
+solver) for two things linprog cannot do: report progress while it solves and stop mid-solve.
+``highspy`` releases the GIL while it runs, so a Streamlit page stays responsive when the solve
+runs in a worker thread.
+
+- Progress: HiGHS's log goes to a callback instead of the console; each interior-point iteration
+  line (``Iter  primal obj  dual obj  pinf  dinf  gap  time``) and each dual-simplex report line is
+  parsed and passed to ``progress`` as metrics ``iteration``, ``primal_objective`` and, for the
+  interior point, ``dual_objective`` and ``gap``. The objectives are those of HiGHS's presolved LP,
+  so they may differ from the final objective by a constant; they are for watching convergence.
+  Crossover and long simplex stretches log nothing, so a heartbeat with ``seconds`` is sent at most
+  every ``HEARTBEAT_S`` from HiGHS's interrupt callbacks.
+- Stopping: once ``progress`` returns False the next interrupt callback sets ``user_interrupt``;
+  HiGHS returns with status "interrupted" and no usable solution, and we return ``x = None``.
+  An interior-point iterate is not a feasible flow, so there is nothing partial worth returning.
+
+Solver names follow linprog's: "highs-ipm" (interior point, then crossover to a vertex, whose flows
+are sparse and exact to round-off), "highs-ds" (dual simplex), "highs" (HiGHS chooses). We run
+HiGHS on one thread (ours: the target is a 2-core laptop; IPX is essentially serial anyway).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+from core.common.config import check_choice
+from core.common.progress import report
+
+SOLVERS = ("highs-ipm", "highs-ds", "highs")
+HEARTBEAT_S = 0.25
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_IPM_LINE = re.compile(  # iteration, primal obj, dual obj, pinf, dinf, gap, time
+    rf"^\s*(\d+)\*?\s+({_NUMBER})\s+({_NUMBER})\s+{_NUMBER}\s+{_NUMBER}\s+({_NUMBER})\s+{_NUMBER}\s*$")
+_SIMPLEX_LINE = re.compile(rf"^\s*(\d+)\s+({_NUMBER})\s+(?:Pr|Du|Ph)")
+
+
+@dataclass
+class LPSolution:
+    x: Optional[np.ndarray]  # None when stopped or not optimal
+    status: str  # "optimal" | "stopped" | HiGHS's model status text
+    seconds: float
+    iterations: int
+    last_step: int  # the last progress step reported
+    total: int  # the progress total, as raised during the solve
+
+
+def _options(solver: str) -> dict:
+    base = {"output_flag": True, "log_to_console": False, "threads": 1}
+    if solver == "highs-ipm":
+        return {**base, "solver": "ipm", "run_crossover": "on"}
+    if solver == "highs-ds":
+        return {**base, "solver": "simplex", "simplex_strategy": 1}
+    return {**base, "solver": "choose"}
+
+
+def solve_lp(c: np.ndarray, A, rhs: np.ndarray, solver: str = "highs-ipm",
+             progress: Optional[Callable] = None, step: int = 0, total: int = 1) -> LPSolution:
+    """``min c.x  s.t.  A x = rhs, x >= 0`` (``A`` a scipy CSC matrix).
+
+    Progress steps are numbered from ``step + 1``; ``total`` is the caller's estimate, raised as
+    needed so that a step never passes it.
+    """
+    import highspy
+
+    check_choice("solver", solver, SOLVERS)
+    h = highspy.Highs()
+    for name, value in _options(solver).items():
+        h.setOptionValue(name, value)
+
+    n_rows, n_cols = A.shape
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n_cols, n_rows
+    lp.col_cost_ = np.asarray(c, dtype=float)
+    lp.col_lower_ = np.zeros(n_cols)
+    lp.col_upper_ = np.full(n_cols, highspy.kHighsInf)
+    lp.row_lower_ = lp.row_upper_ = np.asarray(rhs, dtype=float)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = A.indptr
+    lp.a_matrix_.index_ = A.indices
+    lp.a_matrix_.value_ = A.data
+    h.passModel(lp)
+
+    state = {"step": step, "total": total, "stop": False, "last": 0.0, "iteration": 0}
+    lock = threading.Lock()
+    t0 = time.perf_counter()
+
+    def send(metrics: dict) -> None:
+        with lock:
+            state["step"] += 1
+            state["total"] = max(state["total"], state["step"] + 1)
+            state["last"] = time.perf_counter()
+            if not report(progress, state["step"], state["total"], {**metrics, "seconds": state["last"] - t0}):
+                state["stop"] = True
+
+    def on_log(event) -> None:
+        for line in event.message.splitlines():
+            if m := _IPM_LINE.match(line):
+                state["iteration"] = int(m.group(1))
+                send({"iteration": int(m.group(1)), "primal_objective": float(m.group(2)),
+                      "dual_objective": float(m.group(3)), "gap": float(m.group(4))})
+            elif m := _SIMPLEX_LINE.match(line):
+                state["iteration"] = int(m.group(1))
+                send({"iteration": int(m.group(1)), "primal_objective": float(m.group(2))})
+
+    def on_interrupt(event) -> None:
+        if progress is not None and time.perf_counter() - state["last"] > HEARTBEAT_S:
+            send({"iteration": state["iteration"]})
+        if state["stop"]:
+            event.data_in.user_interrupt = True
+
+    if progress is not None:
+        h.cbLogging.subscribe(on_log)
+        h.cbIpmInterrupt.subscribe(on_interrupt)
+        h.cbSimplexInterrupt.subscribe(on_interrupt)
+    h.run()
+    seconds = time.perf_counter() - t0
+    status = h.getModelStatus()
+    info = h.getInfo()
+    iterations = int(max(info.ipm_iteration_count, 0) + max(info.simplex_iteration_count, 0)
+                     + max(info.crossover_iteration_count, 0))
+    if status == highspy.HighsModelStatus.kOptimal:
+        x, text = np.array(h.getSolution().col_value), "optimal"
+    elif state["stop"] or status == highspy.HighsModelStatus.kInterrupt:
+        x, text = None, "stopped"
+    else:
+        x, text = None, h.modelStatusToString(status)
+    return LPSolution(x, text, seconds, iterations, state["step"], state["total"])
