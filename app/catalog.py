@@ -42,7 +42,8 @@ SYSTEMS = (
            page="pages.looped_lm", warm=("torch", "core.looped_lm")),
     System("distributional_steering", "Distributional steering of diffusion", THEMES[1],
            "Weighted interacting particles sample a mean-field tilted measure, steering a diffusion model "
-           "with distribution-level rewards such as calibration or diversity."),
+           "with distribution-level rewards such as calibration or diversity.",
+           page="pages.distributional_steering", warm=("scipy.optimize", "scipy.stats", "core.distributional_steering")),
     System("interestingness", "Interestingness of math problems", THEMES[7],
            "LLMs broadly agree with humans on which math problems are interesting, yet miss the spread "
            "of human judgments and the reasons people give.",

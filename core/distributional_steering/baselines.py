@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.spatial.distance import cdist
 from scipy.special import softmax
 
 from core.common.seeding import make_rng
@@ -46,19 +47,26 @@ def unguided(base, n_particles: int = 1000, seed: int = 0, n_steps: int = 200) -
 
 
 def gradient_guidance(base, reward, n_particles: int = 1000, seed: int = 0, n_steps: int = 200,
-                      scale: float = 1.0) -> SteeringResult:
+                      scale: float = 1.0, every: int = 5) -> SteeringResult:
+    """The potential is re-solved on the unweighted particles every ``every`` steps, as in steer."""
+    state = {"step": 0, "potential": None}
+
     def drift(x, z, t):
-        return scale * guidance_gradient(base, reward.solve(z, np.zeros(len(z))), x, t)
+        if state["step"] % every == 0:
+            state["potential"] = reward.solve(z, np.zeros(len(z)))
+        state["step"] += 1
+        return scale * guidance_gradient(base, state["potential"], x, t)
     return _uniform(_run(base, n_particles, seed, n_steps, drift))
 
 
 def particle_guidance(base, gamma: float, bandwidth: float = 0.5, n_particles: int = 1000, seed: int = 0,
                       n_steps: int = 200) -> SteeringResult:
     def drift(x, z, t):
-        diff = z[:, None, :] - z[None, :, :]
-        k = np.exp(-0.5 * (diff**2).sum(-1) / bandwidth**2)
-        # -grad_z of gamma * mean_j k(z_i, z_j), carried to x by 1/alpha_t (d z / d x ~ 1/alpha_t)
-        return gamma * (k[:, :, None] * diff).mean(1) / bandwidth**2 / sde.alpha(t)
+        k = np.exp(-0.5 * cdist(z, z, "sqeuclidean") / bandwidth**2)
+        # -grad_z of gamma * mean_j k(z_i, z_j) = gamma/h^2 mean_j k_ij (z_i - z_j), carried to x by
+        # 1/alpha_t (d z / d x ~ 1/alpha_t)
+        push = (k.sum(1)[:, None] * z - k @ z) / len(z)
+        return gamma * push / bandwidth**2 / sde.alpha(t)
     return _uniform(_run(base, n_particles, seed, n_steps, drift))
 
 

@@ -117,16 +117,22 @@ def solve_linear_tilt(s: np.ndarray, b: np.ndarray, target: np.ndarray, kappa: f
     inv = 0.0 if not np.isfinite(kappa) else 1.0 / kappa
     ridge = max(inv, 1e-8)
 
-    def parts(a):
-        logits = b + s @ a
-        w = softmax(logits)
-        mean = w @ s
-        f = 0.5 * ridge * a @ a + logsumexp(logits) - logsumexp(b) - a @ target
-        cov = (s - mean).T @ ((s - mean) * w[:, None])
-        return f, ridge * a + mean - target, cov + ridge * np.eye(len(a))
+    memo = {}
+
+    def parts(a):   # f, gradient and Hessian share one softmax; scipy asks for them separately
+        key = a.tobytes()
+        if key not in memo:
+            logits = b + s @ a
+            w = softmax(logits)
+            mean = w @ s
+            f = 0.5 * ridge * a @ a + logsumexp(logits) - logsumexp(b) - a @ target
+            cov = (s - mean).T @ ((s - mean) * w[:, None])
+            memo.clear()
+            memo[key] = (f, ridge * a + mean - target, cov + ridge * np.eye(len(a)))
+        return memo[key]
 
     res = minimize(lambda a: parts(a)[0], np.zeros(s.shape[1]), jac=lambda a: parts(a)[1],
-                   hess=lambda a: parts(a)[2], method="trust-exact", options={"gtol": 1e-10, "maxiter": 200})
+                   hess=lambda a: parts(a)[2], method="trust-exact", options={"gtol": 1e-10, "maxiter": 60})
     return res.x
 
 
