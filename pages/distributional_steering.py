@@ -13,7 +13,8 @@ from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.plots import COLORS, show
 from core.distributional_steering.resampling import SCHEMES
-from core.distributional_steering.scenarios import BASES, REWARDS, ScenarioConfig, compare, exact_target, run
+from core.distributional_steering.scenarios import (BASES, REWARDS, ScenarioConfig, compare, exact_target, run,
+                                                    target_density)
 
 SYSTEM = BY_KEY["distributional_steering"]
 BASE_LABELS = {"mixture2d": "2-D mixture (exact score)", "mixture1d": "1-D mixture (exact score)"}
@@ -22,6 +23,7 @@ REWARD_LABELS = {"calibration": "Mean calibration, soft (κ)", "constraint": "Me
                  "repulsion": "Kernel repulsion (γ)"}
 STRENGTH = {"calibration": ("κ", 4.0), "tilt": ("λ", 1.0), "entropy": ("γ", 1.0), "repulsion": ("γ", 10.0)}
 PARTICLES = [250, 500, 1000, 2000, 4000]
+GRID = np.linspace(-3, 3, 121)
 
 
 @st.cache_data(show_spinner="Steering the particles…", max_entries=16)
@@ -32,6 +34,11 @@ def cached_run(config: ScenarioConfig, seed: int):
 @st.cache_data(show_spinner=False, max_entries=16)
 def cached_target(config: ScenarioConfig):
     return exact_target(config, n=4000)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def cached_density(config: ScenarioConfig):
+    return target_density(config, [GRID] * BASES[config.base].dim)
 
 
 @st.cache_data(show_spinner="Running the baselines (up to a minute for the kernel rewards)…", max_entries=8)
@@ -72,19 +79,19 @@ def controls():
     return config, seed
 
 
-def particles_figure(result, index: int, target, dim: int) -> go.Figure:
+def particles_figure(result, index: int, density, dim: int) -> go.Figure:
     positions, weights = result.snapshots[index]
     t = result.snapshot_times[index]
-    size = 3 + 12 * np.sqrt(weights * len(weights))
+    size = 2 + 8 * np.sqrt(weights * len(weights))
     fig = go.Figure()
     if dim == 2:
-        if target is not None:
-            fig.add_trace(go.Histogram2dContour(x=target[:, 0], y=target[:, 1], ncontours=8, showscale=False,
-                                                colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,158,115,0.35)"]],
-                                                contours=dict(coloring="fill", showlines=False), name="exact target",
-                                                hoverinfo="skip"))
         fig.add_trace(go.Scatter(x=positions[:, 0], y=positions[:, 1], mode="markers", name="particles",
-                                 marker=dict(size=size, color=COLORS[0], opacity=0.55, line=dict(width=0))))
+                                 marker=dict(size=size, color=COLORS[0], opacity=0.35, line=dict(width=0))))
+        if density is not None:   # drawn as lines on top: plotly puts heatmaps and contours under markers
+            for mass, dash in ((0.5, "solid"), (0.9, "dash")):
+                x, y = highest_density_contour(density, mass)
+                fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=f"exact target, {mass:.0%} region",
+                                         line=dict(color=COLORS[3], width=2, dash=dash), hoverinfo="skip"))
         fig.update_xaxes(title_text="x₁", range=[-3, 3])
         fig.update_yaxes(title_text="x₂", range=[-3, 3], scaleanchor="x")
     else:
@@ -94,8 +101,21 @@ def particles_figure(result, index: int, target, dim: int) -> go.Figure:
         fig.update_xaxes(title_text="x", range=[-3, 3])
         fig.update_yaxes(visible=False, range=[-1, 1])
     fig.update_layout(title=f"Particles at diffusion time t = {t:.2f} (size ∝ weight)", height=480,
-                      legend=dict(orientation="h", y=-0.15))
+                      legend=dict(orientation="h", y=-0.25, x=0.5, xanchor="center"))
     return fig
+
+
+def highest_density_contour(density: np.ndarray, mass: float):
+    """x, y of the boundary of the smallest region holding ``mass`` of a gridded density (None-separated)."""
+    from contourpy import contour_generator
+
+    values = np.sort(density.ravel())[::-1]
+    level = values[np.searchsorted(np.cumsum(values), mass)]
+    xs, ys = [], []
+    for line in contour_generator(x=GRID, y=GRID, z=density.T).lines(level):
+        xs += [*line[:, 0], None]
+        ys += [*line[:, 1], None]
+    return xs, ys
 
 
 def ess_figure(result, n: int) -> go.Figure:
@@ -143,7 +163,7 @@ def render() -> None:
         index = bound(st.slider, "Diffusion step (snapshot)", key="snapshot", min_value=1,
                       max_value=len(result.snapshots), value=len(result.snapshots),
                       help="From pure noise (1) to the final samples.")
-        show(particles_figure(result, index - 1, target, dim), key="chart-particles")
+        show(particles_figure(result, index - 1, cached_density(config), dim), key="chart-particles")
     with right:
         m = st.columns(2)
         m[0].metric("Final ESS", f"{1.0 / (result.weights @ result.weights):.0f} / {config.n_particles}")
@@ -158,8 +178,8 @@ def render() -> None:
             "diffusion. Inside the steering window the reward's self-consistent potential φ = δR/δμ[μ*] is "
             "solved on the weighted Tweedie predictions; each particle's weight is its potential relative to "
             "its ancestor's, and when the effective sample size drops below the threshold the particles are "
-            "resampled. The green contours are the exact tilted target (closed form); the final weighted "
-            "particles should sit on it. A soft calibration lands between the base mean and the target "
+            "resampled. The orange lines bound the regions holding 50 % and 90 % of the exact tilted "
+            "target (closed form); the final weighted particles should fill them. A soft calibration lands between the base mean and the target "
             "(κ sets how far); the hard constraint lands on it.")
     a, b = st.columns(2)
     with a:

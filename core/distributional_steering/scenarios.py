@@ -97,6 +97,25 @@ def exact_target(config: ScenarioConfig, n: int = 20_000, seed: int = 99) -> np.
     return None
 
 
+def target_density(config: ScenarioConfig, axes: list[np.ndarray]) -> np.ndarray | None:
+    """The exact tilted target's density on the grid spanned by ``axes`` (normalised to sum 1), or None."""
+    base = base_of(config)
+    if config.reward == "entropy":
+        return tempered_grid(base, config.strength, axes)
+    if config.reward == "tilt":
+        a = np.zeros(base.dim)
+        a[0] = config.strength
+        tilted = exponential_tilt(base, a)
+    elif config.reward in ("calibration", "constraint"):
+        kappa = config.strength if config.reward == "calibration" else np.inf
+        tilted = mean_calibration_tilt(base, target_point(config), kappa)[1]
+    else:
+        return None
+    mesh = np.stack(np.meshgrid(*axes, indexing="ij"), -1).reshape(-1, base.dim)
+    q = np.exp(tilted.log_prob(mesh))
+    return (q / q.sum()).reshape([len(a) for a in axes])
+
+
 def run(config: ScenarioConfig, seed: int = 0, progress=None):
     return steer(base_of(config), make_reward(config), config.n_particles, seed=seed,
                  ess_threshold=config.ess_threshold, window=(config.window_start, config.window_end),

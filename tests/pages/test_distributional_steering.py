@@ -20,7 +20,7 @@ def test_default_view_lands_on_the_exact_target():
     assert np.abs(mean - exact).max() < 0.05                          # soft calibration, kappa = 4
     assert int(shown["Resamplings"]) >= 1 and len(at.get("plotly_chart")) == 3
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert spec["data"][1]["name"] == "particles" and "t = 0.00" in spec["layout"]["title"]["text"]
+    assert [d["name"] for d in spec["data"]] == ["particles", "exact target, 50% region", "exact target, 90% region"] and "t = 0.00" in spec["layout"]["title"]["text"]
 
 
 def test_hard_constraint_hits_the_target_and_baselines_compare():

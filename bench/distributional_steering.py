@@ -1,0 +1,159 @@
+"""distributional_steering against closed forms over seeds, the baselines, and the toy protein.
+
+1. Closed-form tasks (exact mixture scores, 4000 particles, 10 seeds each): pointwise tilt, mean
+   calibration and entropy tempering in 1-D, a pointwise tilt and the hard mean constraint in 2-D;
+   errors of the mean, of the mode mass and W1 of each marginal, against the issue's tolerances.
+2. The page's default scenario and every reward against the baselines (one seed).
+3. The toy protein: calibrate mean foldedness to a target with the hard moment constraint through
+   the shipped learned denoiser, against maximum-entropy reweighting of the reference sample.
+4. Timing: the page's default run against an unguided run of the same size (anchor), and the page.
+
+    python bench/distributional_steering.py   # writes bench/results/distributional_steering.json/.md
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.stats import wasserstein_distance
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.report import write_results  # noqa: E402
+from bench.timing import page_timings  # noqa: E402
+from core.distributional_steering import (EntropyReward, GaussianMixtureBase, MeanCalibration,  # noqa: E402
+                                          MomentConstraint, PointwiseReward, exponential_tilt, mean_calibration_tilt,
+                                          steer, tempered_grid, unguided)
+from core.distributional_steering.scenarios import REWARDS, ScenarioConfig, compare, run  # noqa: E402
+
+SEEDS = range(10)
+N = 4000
+B1 = GaussianMixtureBase([0.7, 0.3], [-1.0, 1.0], [0.35, 0.35])
+B2 = GaussianMixtureBase([0.5, 0.3, 0.2], [[-1.0, 0.0], [1.0, 0.5], [0.0, -1.0]], [0.3, 0.3, 0.4])
+GRID = np.linspace(-4, 4, 4001)
+
+
+def grid_sample(q, n=200_000, seed=99):
+    return np.random.default_rng(seed).choice(GRID, size=n, p=q)[:, None]
+
+
+def closed_form_tasks():
+    return {
+        "1-D pointwise tilt (lam 1.5)": (B1, PointwiseReward(lambda z: z[:, 0], 1.5), exponential_tilt(B1, [1.5]).sample(200_000, 99), {}),
+        "1-D mean calibration (kappa 4, target 0.6)": (B1, MeanCalibration(0.6, 4.0), mean_calibration_tilt(B1, [0.6], 4.0)[1].sample(200_000, 99), {}),
+        "1-D entropy tempering (gamma 1)": (B1, EntropyReward(1.0), grid_sample(tempered_grid(B1, 1.0, [GRID])), {"every": 10}),
+        "2-D pointwise tilt (a = (1, -0.5))": (B2, PointwiseReward(lambda z: z @ np.array([1.0, -0.5]), 1.0), exponential_tilt(B2, [1.0, -0.5]).sample(200_000, 99), {}),
+        "2-D hard mean constraint (0.3, 0.1)": (B2, MomentConstraint([0.3, 0.1]), mean_calibration_tilt(B2, [0.3, 0.1])[1].sample(200_000, 99), {}),
+    }
+
+
+def errors(result, exact):
+    out = {"mean": [], "mode_mass": [], "w1": []}
+    for k in range(exact.shape[1]):
+        x, y, w = result.positions[:, k], exact[:, k], result.weights
+        out["mean"].append(abs(w @ x - y.mean()))
+        out["mode_mass"].append(abs(w @ (x > 0) - (y > 0).mean()))
+        out["w1"].append(wasserstein_distance(x, y, u_weights=w))
+    return {k: float(max(v)) for k, v in out.items()}
+
+
+def closed_forms() -> dict:
+    rows = {}
+    for name, (base, reward, exact, kw) in closed_form_tasks().items():
+        per_seed = [errors(steer(base, reward, N, seed=s, **kw), exact) for s in SEEDS]
+        summary = {}
+        for metric, tol in (("mean", 0.03), ("mode_mass", 0.02), ("w1", 0.05)):
+            values = np.array([e[metric] for e in per_seed])
+            summary[metric] = {"median": float(np.median(values)), "max": float(values.max()),
+                               "within_tolerance": int((values < tol).sum()), "tolerance": tol}
+        rows[name] = summary
+        print(name, {m: round(v["median"], 4) for m, v in summary.items()}, flush=True)
+    return rows
+
+
+def baselines() -> dict:
+    out = {}
+    for reward in REWARDS:
+        strength = {"calibration": 4.0, "tilt": 1.0, "entropy": 1.0, "repulsion": 10.0}.get(reward, 0.0)
+        out[reward] = compare(ScenarioConfig(reward=reward, strength=strength), seed=0)
+    return out
+
+
+def protein(target: float = 0.5, n: int = 2000) -> dict:
+    from core.distributional_steering.protein import foldedness, load_protein, maxent_reweight
+
+    base, reference = load_protein()
+    f_ref = foldedness(reference)
+    t = time.perf_counter()
+    result = steer(base, MomentConstraint([target], statistic=lambda z: foldedness(z)[:, None]), n, seed=0)
+    seconds = time.perf_counter() - t
+    plain = unguided(base, n, seed=0)
+    f_steer, f_base = foldedness(result.positions), foldedness(plain.positions)
+    w_ref = maxent_reweight(f_ref, target)
+    return {"target": target, "reference_mean_foldedness": float(f_ref.mean()),
+            "denoiser_mean_foldedness": float(f_base.mean()),
+            "steered_mean_foldedness": float(result.weights @ f_steer),
+            "steered_ess": float(1 / (result.weights @ result.weights)), "n_particles": n,
+            "w1_steered_vs_maxent_reference": float(wasserstein_distance(f_steer, f_ref, result.weights, w_ref)),
+            "w1_denoiser_vs_reference": float(wasserstein_distance(f_base, f_ref)),
+            "seconds": seconds}
+
+
+def timing() -> dict:
+    config = ScenarioConfig()
+    t = time.perf_counter()
+    unguided(GaussianMixtureBase([0.5, 0.3, 0.2], [[-1.0, 0.0], [1.0, 0.5], [0.0, -1.0]], [0.3, 0.3, 0.4]),
+             config.n_particles, 0)
+    anchor = time.perf_counter() - t
+    t = time.perf_counter()
+    run(config, 0)
+    seconds = time.perf_counter() - t
+    return {"default_run_seconds": seconds, "anchor_unguided_seconds": anchor, "ratio_to_anchor": seconds / anchor}
+
+
+def main() -> int:
+    t0 = time.perf_counter()
+    r = {"closed_forms": closed_forms(), "baselines": baselines(), "protein": protein(), "default_run": timing(),
+         "page": page_timings("../pages/distributional_steering.py")}
+    r["seconds"] = time.perf_counter() - t0
+    cf, p = r["closed_forms"], r["protein"]
+    r["checks"] = {
+        "closed_forms_median_within_tolerance": all(v[m]["median"] < v[m]["tolerance"] for v in cf.values() for m in v),
+        "protein_mean_foldedness_within_0.02": abs(p["steered_mean_foldedness"] - p["target"]) < 0.02,
+        "default_run_under_20s": r["default_run"]["default_run_seconds"] < 20,
+        "first_view_under_2s": r["page"]["first_view_warm"]["median_s"] < 2.0}
+    return write_results("distributional_steering", r, table(r))
+
+
+def table(r: dict) -> str:
+    lines = [f"Closed forms, {N} particles, {len(SEEDS)} seeds: median (max) error; seeds within tolerance", "",
+             "| task | mean error (tol 0.03) | mode-mass error (tol 0.02) | W1 (tol 0.05) |", "|---|---|---|---|"]
+    for name, v in r["closed_forms"].items():
+        cells = [f"{v[m]['median']:.4f} ({v[m]['max']:.4f}); {v[m]['within_tolerance']}/{len(SEEDS)}"
+                 for m in ("mean", "mode_mass", "w1")]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "Baselines on the page's scenarios (2-D mixture, 1000 particles, seed 0):", "",
+              "| reward | method | mean x1 | mean x2 | W1 to target | spread | ESS | s |", "|---|---|---|---|---|---|---|---|"]
+    for reward, rows in r["baselines"].items():
+        for row in rows:
+            lines.append(f"| {reward} | {row['method']} | {row['mean x1']:.3f} | {row['mean x2']:.3f} | "
+                         f"{row['W1 to target']:.3f} | {row['spread']:.3f} | {row['ESS']:.0f} | {row['seconds']:.2f} |")
+    p = r["protein"]
+    lines += ["", f"Protein: target mean foldedness {p['target']}: steered {p['steered_mean_foldedness']:.4f} "
+              f"(ESS {p['steered_ess']:.0f} of {p['n_particles']}, {p['seconds']:.1f} s); reference sample "
+              f"{p['reference_mean_foldedness']:.3f}, learned denoiser alone {p['denoiser_mean_foldedness']:.3f}; "
+              f"W1 of foldedness, steered vs max-ent reweighted reference {p['w1_steered_vs_maxent_reference']:.3f} "
+              f"(denoiser vs reference {p['w1_denoiser_vs_reference']:.3f}).",
+              "", f"Default run: {r['default_run']['default_run_seconds']:.2f} s "
+              f"({r['default_run']['ratio_to_anchor']:.1f}x an unguided run of the same size)."]
+    lines += ["", "| page timing | median (s) | ratio to anchor |", "|---|---|---|"]
+    lines += [f"| {k} | {v['median_s']:.3f} | {v.get('ratio_to_anchor', 1.0):.2f} |" for k, v in r["page"].items()]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
