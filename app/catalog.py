@@ -60,7 +60,9 @@ SYSTEMS = (
            "distribution fixed under post-editing attacks."),
     System("quantum_ng", "Locality-aware quantum natural gradient", THEMES[6],
            "A truncated-Pauli, support-masked QFIM surrogate from one classical-shadow dataset converges "
-           "better per shot than SGD, Adam, block-diagonal QNG and RNG."),
+           "better per shot than SGD, Adam, block-diagonal QNG and RNG.",
+           page="pages.quantum_ng", warm=("pennylane", "pennylane_lightning.lightning_qubit", "scipy.sparse.linalg",
+                                          "core.quantum_ng", "core.quantum_ng.assets")),
     System("mcr2", "MCR² error bound and linear convergence", THEMES[2],
            "The MCR² objective satisfies an error bound near its local maximisers, so first-order "
            "methods converge linearly there."),

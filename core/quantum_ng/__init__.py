@@ -1,0 +1,53 @@
+"""Locality-aware QFIM surrogate for quantum natural gradient, side by side with PennyLane.
+
+The paper's claim: the quantum Fisher information (QFIM = 4 x the Fubini-Study metric) written as
+a covariance of propagated generators can be approximated cheaply by keeping only Pauli strings
+of weight <= k (which also bounds the variance of shadow estimates), zeroing entries whose
+generators' supports do not overlap, and estimating every kept entry from one classical-shadow
+dataset; parameters whose truncated generator survives get natural-gradient updates, the rest
+gradient descent. On VQE for Heisenberg and Ising chains up to 16 qubits this is claimed to
+converge better per cumulative shot than SGD, Adam, block-diagonal QNG and random natural
+gradient (RNG).
+
+Modules, each stating its formulas and our choices:
+
+- :mod:`.ansatz` the circuits (gate order, entanglers); :mod:`.hamiltonians` the chains and E0;
+- :mod:`.propagation` Pauli propagation with weight-k truncation (truncating after every gate),
+  the support-overlap mask and the active set;
+- :mod:`.metric` the covariance formula, exact and surrogate metrics, the truncation curve;
+- :mod:`.shadows` PennyLane's shadow sampler and our unbiased entry estimator (U-statistic for
+  the product of means);
+- :mod:`.measurements` shot-noisy gradients and metrics as PennyLane samples them, charged to
+  :mod:`.shots`' accountant; :mod:`.optimizers` the five optimisers; :mod:`.vqe` the comparison.
+
+Our main departure from the abstract, measured rather than assumed: with the active set defined as
+"truncated generator nonzero", generators that keep a sliver of their norm get a natural-gradient
+step with a badly underestimated metric and the surrogate does worse than plain SGD (see
+bench/results/quantum_ng.md). We therefore make the active set "keeps more than a share
+``active_threshold`` of its Hilbert-Schmidt norm" (default 0.5; 0 is the abstract's rule), which
+is computable because conjugation preserves the norm.
+"""
+
+from core.quantum_ng.ansatz import ENTANGLERS, ROTATIONS, Ansatz, Gate
+from core.quantum_ng.hamiltonians import MODEL_LABELS, MODELS, Chain, chain_hamiltonian
+from core.quantum_ng.measurements import ShotOracle
+from core.quantum_ng.metric import (covariance, exact_metric, metric_from_generators, relative_error,
+                                    surrogate_metric, truncation_curve)
+from core.quantum_ng.optimizers import (LABELS, OPTIMIZERS, SGD, Adam, BlockDiagQNG, Optimizer, RandomNG,
+                                        SurrogateQNG, hybrid_step, make_optimizer, natural_step, psd)
+from core.quantum_ng.propagation import PauliTerms, PropagatedGenerators, propagate_generators
+from core.quantum_ng.shadows import ShadowData, acquire_shadow, shadow_metric, snapshot_values
+from core.quantum_ng.shots import ShotAccountant
+from core.quantum_ng.vqe import ROTATION_SETS, Trace, VQEConfig, VQEResult, run_vqe
+
+__all__ = [
+    "Ansatz", "Gate", "ENTANGLERS", "ROTATIONS",
+    "Chain", "chain_hamiltonian", "MODELS", "MODEL_LABELS",
+    "PauliTerms", "PropagatedGenerators", "propagate_generators",
+    "covariance", "exact_metric", "metric_from_generators", "surrogate_metric", "relative_error", "truncation_curve",
+    "ShadowData", "acquire_shadow", "shadow_metric", "snapshot_values",
+    "ShotAccountant", "ShotOracle",
+    "Optimizer", "SGD", "Adam", "BlockDiagQNG", "RandomNG", "SurrogateQNG", "make_optimizer", "natural_step",
+    "hybrid_step", "psd", "OPTIMIZERS", "LABELS",
+    "VQEConfig", "VQEResult", "Trace", "run_vqe", "ROTATION_SETS",
+]

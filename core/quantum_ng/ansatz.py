@@ -1,0 +1,117 @@
+"""Hardware-efficient ansätze as an explicit gate list, applied inside a PennyLane qnode.
+
+An ``Ansatz(n_qubits, layers, rotations, entangler)`` is ``layers`` repetitions of: one rotation of
+each kind in ``rotations`` on every qubit (all RY first, then all RZ, ...), then the entangler. The
+circuit starts in |0...0>. Parameters are flat and ordered gate by gate, which is also the order in
+which :meth:`Ansatz.apply` queues the gates, so ``params[i]`` belongs to ``gates[g]`` with
+``gates[g].param == i``.
+
+Entanglers (our choices, the abstract names none):
+
+- ``cnot_chain``: CNOT(0,1), CNOT(1,2), ..., CNOT(n-2,n-1) in that order, which spreads an
+  operator across the whole chain within one layer (the hard case for truncation);
+- ``brickwork``: CNOTs on the pairs (0,1), (2,3), ... in even layers and (1,2), (3,4), ... in odd
+  layers, so a light cone grows by two sites per layer (the local case);
+- ``cz_chain``: CZ(q, q+1) along the chain; the CZs commute, so their order does not matter;
+- ``none``: no entangler, a product-state ansatz (the masked surrogate is exact on it).
+
+The gate list is plain Python (no PennyLane), so the Pauli propagation can walk it; every rotation
+is ``exp(-i theta P / 2)`` with P one of X, Y, Z, PennyLane's convention for RX/RY/RZ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from core.common.config import check_choice, check_range
+
+ROTATIONS = ("RX", "RY", "RZ")
+ENTANGLERS = ("cnot_chain", "brickwork", "cz_chain", "none")
+MAX_QUBITS = 20
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One gate: its name, the wires it acts on and, for a rotation, the index of its parameter."""
+
+    name: str
+    wires: tuple[int, ...]
+    param: int | None = None
+
+    @property
+    def pauli(self) -> str | None:
+        """The rotation's Pauli letter ("X", "Y" or "Z"), or None for an entangling gate."""
+        return self.name[1] if self.param is not None else None
+
+
+class Ansatz:
+    """A layered rotation + entangler circuit on ``n_qubits`` wires (see the module docstring)."""
+
+    def __init__(self, n_qubits: int, layers: int, rotations: Sequence[str] = ("RY", "RZ"),
+                 entangler: str = "cnot_chain"):
+        self.n_qubits = check_range("n_qubits", n_qubits, 1, MAX_QUBITS, integer=True)
+        self.layers = check_range("layers", layers, 1, 20, integer=True)
+        rotations = tuple(rotations)
+        if not rotations:
+            raise ValueError(f"rotations: empty; allowed a non-empty sequence of {', '.join(ROTATIONS)}")
+        for r in rotations:
+            check_choice("rotations", r, ROTATIONS)
+        self.rotations = rotations
+        self.entangler = check_choice("entangler", entangler, ENTANGLERS)
+        self.gates = tuple(self._build())
+        self.n_params = sum(g.param is not None for g in self.gates)
+
+    def _build(self):
+        n, index = self.n_qubits, 0
+        for layer in range(self.layers):
+            for r in self.rotations:
+                for q in range(n):
+                    yield Gate(r, (q,), index)
+                    index += 1
+            if self.entangler == "cnot_chain":
+                yield from (Gate("CNOT", (q, q + 1)) for q in range(n - 1))
+            elif self.entangler == "cz_chain":
+                yield from (Gate("CZ", (q, q + 1)) for q in range(n - 1))
+            elif self.entangler == "brickwork":
+                yield from (Gate("CNOT", (q, q + 1)) for q in range(layer % 2, n - 1, 2))
+
+    @property
+    def rotation_gates(self) -> tuple[Gate, ...]:
+        """The parameterised gates, in parameter order."""
+        return tuple(g for g in self.gates if g.param is not None)
+
+    def param_layer(self) -> np.ndarray:
+        """For each parameter, the index of the rotation sub-layer it sits in (layer * len(rotations) + r)."""
+        return np.arange(self.n_params) // self.n_qubits
+
+    def param_wire(self) -> np.ndarray:
+        """For each parameter, the wire its rotation acts on."""
+        return np.array([g.wires[0] for g in self.rotation_gates], dtype=int)
+
+    def random_params(self, seed: int = 0, scale: float = 2 * np.pi) -> np.ndarray:
+        """Uniform parameters in [0, scale); the same seed gives the same vector."""
+        from core.common.seeding import make_rng
+
+        return make_rng(seed).uniform(0.0, scale, self.n_params)
+
+    def apply(self, params) -> None:
+        """Queue the circuit inside a qnode. ``params`` may carry a leading batch axis (broadcasting)."""
+        import pennylane as qml
+
+        ops = {"RX": qml.RX, "RY": qml.RY, "RZ": qml.RZ, "CNOT": qml.CNOT, "CZ": qml.CZ}
+        for g in self.gates:
+            if g.param is None:
+                ops[g.name](wires=g.wires)
+            else:
+                ops[g.name](params[..., g.param], wires=g.wires[0])
+
+    def describe(self) -> dict:
+        return {"n_qubits": self.n_qubits, "layers": self.layers, "rotations": list(self.rotations),
+                "entangler": self.entangler, "n_params": self.n_params}
+
+    def __repr__(self) -> str:
+        return (f"Ansatz(n_qubits={self.n_qubits}, layers={self.layers}, rotations={self.rotations}, "
+                f"entangler={self.entangler!r})")

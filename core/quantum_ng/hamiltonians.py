@@ -1,0 +1,61 @@
+"""Spin chains from ``qml.spin`` and their exact ground energies (sparse Lanczos, SciPy).
+
+- ``heisenberg``: XXX, sum over bonds of J (XX + YY + ZZ), antiferromagnetic for J > 0;
+- ``xxz``: sum of J (XX + YY + delta ZZ);
+- ``tfim``: the transverse-field Ising chain, -J sum ZZ - h sum X.
+
+Signs and boundary handling are PennyLane's (``boundary_condition=True`` closes the chain). The
+ground energy comes from ``scipy.sparse.linalg.eigsh`` on PennyLane's sparse matrix, smallest
+algebraic eigenvalue; it is cached per chain, since 16 sites take a few seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from core.common.config import Config, choice, param
+
+MODELS = ("heisenberg", "xxz", "tfim")
+MODEL_LABELS = {"heisenberg": "Heisenberg XXX", "xxz": "Heisenberg XXZ", "tfim": "Transverse-field Ising"}
+
+
+@dataclass(frozen=True)
+class Chain(Config):
+    """A spin chain: which model, how long, open or periodic, and its couplings."""
+
+    model: str = choice("heisenberg", MODELS)
+    n_qubits: int = param(6, low=2, high=16, integer=True)
+    periodic: bool = choice(False, (False, True))
+    coupling: float = param(1.0, low=-10.0, high=10.0, doc="J")
+    delta: float = param(0.5, low=-10.0, high=10.0, doc="ZZ anisotropy of the XXZ chain")
+    field: float = param(1.0, low=-10.0, high=10.0, doc="transverse field h of the Ising chain")
+
+    def hamiltonian(self):
+        return chain_hamiltonian(self)
+
+    def ground_energy(self) -> float:
+        return _ground_energy(self)
+
+
+def chain_hamiltonian(chain: Chain):
+    """The chain's Hamiltonian as a PennyLane operator on wires 0..n-1."""
+    import pennylane as qml
+
+    n, J = chain.n_qubits, chain.coupling
+    if chain.model == "tfim":
+        return qml.spin.transverse_ising("chain", [n], coupling=J, h=chain.field, boundary_condition=chain.periodic)
+    zz = J if chain.model == "heisenberg" else J * chain.delta
+    return qml.spin.heisenberg("chain", [n], coupling=[J, J, zz], boundary_condition=chain.periodic)
+
+
+@lru_cache(maxsize=64)
+def _ground_energy(chain: Chain) -> float:
+    from scipy.sparse.linalg import eigsh
+
+    H = chain_hamiltonian(chain).sparse_matrix(wire_order=range(chain.n_qubits), format="csr")
+    if chain.n_qubits <= 4:  # eigsh needs k < dim - 1 and is pointless this small
+        return float(np.linalg.eigvalsh(H.toarray())[0])
+    return float(eigsh(H, k=1, which="SA", tol=1e-12)[0][0])

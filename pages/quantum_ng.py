@@ -1,0 +1,279 @@
+"""Locality-aware quantum natural gradient: five optimisers on one shot budget, and the surrogate metric."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from app.catalog import BY_KEY
+from app.ui.controls import bound, seed_input
+from app.ui.export import export_buttons
+from app.ui.live import live_panel
+from app.ui.plots import COLORS, show
+from core.quantum_ng import (ENTANGLERS, LABELS, MODEL_LABELS, MODELS, OPTIMIZERS, Ansatz, VQEConfig, exact_metric,
+                             propagate_generators, run_vqe, truncation_curve)
+from core.quantum_ng.assets import SEED as SHIPPED_SEED
+from core.quantum_ng.assets import SHIPPED, shipped_run
+from core.quantum_ng.metric import metric_from_generators
+from core.quantum_ng.shadows import acquire_shadow, shadow_metric
+from core.quantum_ng.simulate import final_state
+from core.quantum_ng.vqe import ROTATION_SETS
+
+SYSTEM = BY_KEY["quantum_ng"]
+K_MAX = 8  # the truncation curve and the k control stop here (k = n is exact; it is the reference)
+CURVE_K_LARGE = 4  # above 12 qubits the curve stops at k = 4: each point costs (strings) x 2^n
+BUDGETS = [250_000, 500_000, 1_000_000, 2_000_000, 4_000_000]
+ENTANGLER_LABELS = {"cnot_chain": "CNOT chain", "brickwork": "CNOT brickwork", "cz_chain": "CZ chain",
+                    "none": "none (product states)"}
+SHORT = {"sgd": "SGD", "adam": "Adam", "block_qng": "Block QNG", "rng": "Random NG", "surrogate": "Surrogate"}
+OPT_COLORS = {"sgd": COLORS[7], "adam": COLORS[1], "block_qng": COLORS[2], "rng": COLORS[4], "surrogate": COLORS[0]}
+
+
+@st.cache_data(show_spinner=False)
+def cached_shipped():
+    return shipped_run()
+
+
+@st.cache_data(show_spinner="Computing the exact metric…", max_entries=16)
+def cached_reference(n: int, layers: int, rotations: str, entangler: str, seed: int) -> dict:
+    """The exact metric and the truncation curve at the run's starting point (independent of k)."""
+    ansatz = Ansatz(n, layers, ROTATION_SETS[rotations], entangler)
+    params = ansatz.random_params(seed)  # the run's starting point (VQEConfig.init_scale = 2 pi)
+    exact = exact_metric(ansatz, params)
+    top = min(n, K_MAX if n <= 12 else CURVE_K_LARGE)
+    return {"exact": exact, "curve": truncation_curve(ansatz, params, range(1, top + 1), exact)}
+
+
+@st.cache_data(show_spinner="Computing the surrogate…", max_entries=32)
+def cached_surrogate(n: int, layers: int, rotations: str, entangler: str, k: int, mask: bool, threshold: float,
+                     snapshots: int, seed: int) -> dict:
+    """The surrogate at weight k with exact expectations and from one shadow dataset, and the active set."""
+    ansatz = Ansatz(n, layers, ROTATION_SETS[rotations], entangler)
+    params = ansatz.random_params(seed)
+    gens = propagate_generators(ansatz, params, k)
+    surrogate = metric_from_generators(gens, final_state(ansatz, params), mask)
+    shadow = shadow_metric(gens, acquire_shadow(ansatz, params, snapshots, seed=seed), mask=mask)
+    return {"surrogate": surrogate, "shadow": shadow, "retained": gens.retained(), "active": gens.active(threshold),
+            "nonzero": gens.active(0.0)}
+
+
+def render() -> None:
+    st.title(SYSTEM.title)
+    st.markdown(SYSTEM.claim)
+
+    c = st.columns([1.5, 1.3, 1.4, 0.9, 0.9, 1.2, 0.8])
+    model = bound(c[0].selectbox, "Model", key="model", options=list(MODELS), format_func=MODEL_LABELS.get)
+    n = bound(c[1].slider, "Chain length (qubits)", key="n", min_value=2, max_value=16, value=SHIPPED.n_qubits,
+              help="Simulated with PennyLane (lightning.qubit for exact values). 6 qubits runs in about 30 s; "
+                   "12 to 16 qubits take minutes per optimiser.")
+    entangler = bound(c[2].selectbox, "Ansatz entangler", key="entangler", options=list(ENTANGLERS),
+                      format_func=ENTANGLER_LABELS.get)
+    layers = bound(c[3].number_input, "Layers", key="layers", min_value=1, max_value=6, value=SHIPPED.layers, step=1)
+    k = bound(c[4].number_input, "Weight k", key="k", min_value=1, max_value=16, value=SHIPPED.k, step=1,
+              help="Pauli strings acting on more than k qubits are dropped during propagation; k = n is exact. "
+                   "Large k on long chains makes the pool of strings, and the wait, grow.")
+    budget = bound(c[5].select_slider, "Shot budget", key="budget", options=BUDGETS, value=SHIPPED.budget,
+                   format_func=lambda b: f"{b / 1e6:g} M")
+    with c[6]:
+        seed = seed_input()
+    d = st.columns([1.2, 1.2, 1.2, 1.4, 3])
+    shots = bound(d[0].select_slider, "Shots per circuit", key="shots", options=[25, 50, 100, 200, 500, 1000],
+                  value=SHIPPED.shots, help="per circuit and per commuting group of the Hamiltonian's terms")
+    snapshots = bound(d[1].select_slider, "Shadow snapshots T", key="T", options=[100, 250, 500, 1000, 2000, 5000],
+                      value=SHIPPED.snapshots, help="the one classical-shadow dataset each surrogate step measures")
+    threshold = bound(d[2].select_slider, "Active if keeps ≥", key="tau", options=[0.0, 0.25, 0.5, 0.75],
+                      value=SHIPPED.active_threshold, format_func=lambda t: "any (abstract)" if t == 0 else f"{t:.0%}",
+                      help="A parameter is active when its truncated generator keeps this share of its norm; "
+                           "'any' is the abstract's rule (nonzero).")
+    mask = bound(d[3].toggle, "Mask", key="mask", value=SHIPPED.mask,
+                 help="The support-overlap mask: zero the entries whose truncated generators share no qubit.")
+
+    try:
+        config = VQEConfig(model=model, n_qubits=int(n), layers=int(layers), entangler=entangler, k=int(k),
+                           mask=bool(mask), shots=int(shots), snapshots=int(snapshots), budget=int(budget),
+                           active_threshold=float(threshold), rotations=SHIPPED.rotations)
+        if config.k > K_MAX:
+            raise ValueError(f"k: {config.k} is beyond what the page propagates; allowed integers in [1, {min(n, K_MAX)}]")
+    except ValueError as error:
+        st.error(str(error))
+        return
+
+    run = live_panel(run_key(config, seed), run_vqe, {"config": config, "seed": int(seed)},
+                     start_label="Run the five optimisers live")
+    result, source = None, ""
+    if run is not None and run.result is not None:
+        result, source = run.result, f"your live run ({run.state})"
+    else:
+        result = cached_shipped()
+        if result is not None:
+            same = config == SHIPPED and seed == SHIPPED_SEED
+            source = "the shipped run" + ("" if same else " (6-qubit Heisenberg, seed 0; press Run for yours)")
+    if result is None:
+        st.info("No run yet: press Run above, or regenerate the shipped one with `python -m core.quantum_ng.assets`.")
+        return
+
+    errors = result.final_errors()
+    m = st.columns(len(errors) + 1)
+    m[0].metric("Ground energy E0", f"{result.ground_energy:.3f}", help="sparse Lanczos (SciPy) on the chain")
+    for col, (key, err) in zip(m[1:], errors.items()):
+        col.metric(f"{SHORT[key]}: error", f"{err:.3f}", help=f"{LABELS[key]}: E − E0 after the shot budget (exact energy)")
+
+    left, right = st.columns([2.2, 1])
+    with left:
+        show(energy_figure(result), key="chart-energy")
+    with right:
+        cfg = result.config
+        spent = {k: t.shots_per_step for k, t in result.traces.items()}
+        st.markdown(
+            f"**What you are seeing.** Showing {source}. VQE on the {cfg.n_qubits}-qubit "
+            f"{MODEL_LABELS[cfg.model]} chain; every optimiser starts from the same random parameters and may spend "
+            f"{cfg.budget / 1e6:g} M shots. The curves are the exact energy error E − E0 against the shots each "
+            f"has spent. All five use the same parameter-shift gradient ({spent.get('sgd', 0):,} shots a step); the "
+            f"natural-gradient methods add their metric: block-diagonal QNG one circuit per layer, random NG "
+            f"2P + 1 probability circuits, the surrogate one shadow of {cfg.snapshots:,} snapshots. The paper "
+            f"claims the surrogate's curve lies lowest; the benchmark reports how often it does.")
+
+    st.subheader("The surrogate metric", divider="gray")
+    view = {**cached_reference(config.n_qubits, config.layers, config.rotations, config.entangler, int(seed)),
+            **cached_surrogate(config.n_qubits, config.layers, config.rotations, config.entangler, config.k,
+                               config.mask, config.active_threshold, config.snapshots, int(seed))}
+    show(heatmap_figure(view, config), key="chart-heatmaps")
+    left, right = st.columns([1, 1.6])
+    with left:
+        show(curve_figure(view["curve"], config.k), key="chart-curve")
+    with right:
+        ansatz = config.ansatz()
+        show(circuit_figure(ansatz, view["retained"], view["active"]), key="chart-circuit")
+    active, nonzero = int(view["active"].sum()), int(view["nonzero"].sum())
+    st.markdown(
+        f"**Reading the metric.** Top: the exact metric tensor (QFIM / 4, PennyLane's `metric_tensor` convention) "
+        f"at the run's starting point, the surrogate from weight-{config.k} generators "
+        f"{'with' if config.mask else 'without'} the support-overlap mask, and the same surrogate estimated from one "
+        f"shadow of {config.snapshots:,} snapshots. Left: its relative error against k (k = n is exact). Right: the "
+        f"circuit, each rotation coloured by the share of its generator's norm the truncation kept; {active} of "
+        f"{ansatz.n_params} parameters are active (framed) and get natural-gradient steps, {nonzero} have a nonzero "
+        f"truncated generator (the abstract's rule). The rest follow gradient descent.")
+
+    with st.expander("Details: configuration, per-optimiser numbers and export"):
+        st.json({"config": result.config.to_dict(), "seed": result.seed, "ground_energy": result.ground_energy,
+                 "initial_energy": result.initial_energy, "seconds": result.seconds})
+        st.dataframe(summary_table(result), hide_index=True)
+        export_buttons(result, f"quantum_ng-{result.config.model}-{result.config.n_qubits}q-seed{result.seed}",
+                       key="vqe-export")
+
+
+def run_key(config: VQEConfig, seed: int) -> str:
+    """The live run's slot: one per configuration and seed, so changing a control never shows a stale run."""
+    return "quantum_ng:" + ":".join(str(v) for v in config.to_dict().values()) + f":{seed}"
+
+
+def summary_table(result) -> pd.DataFrame:
+    budget = result.config.budget
+    return pd.DataFrame([{"optimiser": LABELS[k], "steps": t.steps, "shots per step": t.shots_per_step,
+                          "executions": int(t.executions[-1]), "error at 25%": t.error_at(budget / 4),
+                          "error at 50%": t.error_at(budget / 2), "final error": float(t.error[-1]),
+                          "seconds": t.seconds} for k, t in result.traces.items()])
+
+
+def energy_figure(result) -> go.Figure:
+    fig = go.Figure()
+    for key in OPTIMIZERS:
+        t = result.traces.get(key)
+        if t is None:
+            continue
+        ours = key == "surrogate"
+        fig.add_trace(go.Scatter(x=t.shots / 1e6, y=np.maximum(t.error, 1e-6), mode="lines", name=LABELS[key],
+                                 line=dict(color=OPT_COLORS[key], width=3.5 if ours else 2,
+                                           dash=None if key in ("surrogate", "block_qng") else "dot")))
+    fig.update_xaxes(title="cumulative shots (millions)")
+    fig.update_yaxes(type="log", title="energy error E − E0")
+    fig.update_layout(title="Energy error against shots spent", height=430, hovermode="x unified",
+                      legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0.0))
+    return fig
+
+
+def heatmap_figure(view: dict, config) -> go.Figure:
+    titles = ["Exact metric", f"Surrogate, k = {config.k}" + (", masked" if config.mask else ""),
+              f"Surrogate from one shadow (T = {config.snapshots:,})"]
+    fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.06)
+    scale = float(np.abs(view["exact"]).max()) or 1.0
+    for i, name in enumerate(("exact", "surrogate", "shadow")):
+        fig.add_trace(go.Heatmap(z=view[name], zmin=-scale, zmax=scale, colorscale="RdBu_r", showscale=i == 2,
+                                 colorbar=dict(title="g<sub>ij</sub>", len=0.9),
+                                 hovertemplate="i=%{y}, j=%{x}: %{z:.3f}<extra></extra>"), row=1, col=i + 1)
+        fig.update_yaxes(autorange="reversed", title="parameter i" if i == 0 else None, row=1, col=i + 1)
+        fig.update_xaxes(title="parameter j", row=1, col=i + 1)
+    fig.update_layout(height=380, margin=dict(t=60, b=50), hovermode="closest")
+    return fig
+
+
+def curve_figure(curve: dict, k: int) -> go.Figure:
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=curve["k"], y=curve["error_masked"], name="masked", mode="lines+markers",
+                             line=dict(color=COLORS[0], width=2.5)))
+    fig.add_trace(go.Scatter(x=curve["k"], y=curve["error_unmasked"], name="unmasked", mode="lines+markers",
+                             line=dict(color=COLORS[1], width=2, dash="dot")))
+    fig.add_vline(x=k, line=dict(color="#888", dash="dash"), annotation_text=f"k = {k}")
+    fig.update_xaxes(title="truncation weight k", dtick=1)
+    fig.update_yaxes(title="relative error ‖ĝ − g‖ / ‖g‖", rangemode="tozero")
+    fig.update_layout(title="Truncation error against k", height=380, hovermode="x unified",
+                      legend=dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0.0))
+    return fig
+
+
+def circuit_columns(ansatz: Ansatz) -> list[int]:
+    """A column per gate: one past the last gate on any wire it spans, so the drawing reads left to right."""
+    last = np.full(ansatz.n_qubits, -1)
+    cols = []
+    for g in ansatz.gates:
+        lo, hi = min(g.wires), max(g.wires)
+        col = int(last[lo:hi + 1].max()) + 1
+        last[lo:hi + 1] = col
+        cols.append(col)
+    return cols
+
+
+def circuit_figure(ansatz: Ansatz, retained: np.ndarray, active: np.ndarray) -> go.Figure:
+    cols = circuit_columns(ansatz)
+    width = max(cols) + 1
+    fig = go.Figure()
+    for q in range(ansatz.n_qubits):
+        fig.add_shape(type="line", x0=-0.6, x1=width - 0.4, y0=q, y1=q, line=dict(color="#bbb", width=1), layer="below")
+    xs, ys, text, kept, border, hover = [], [], [], [], [], []
+    for g, col in zip(ansatz.gates, cols):
+        if g.param is None:
+            a, b = g.wires
+            fig.add_shape(type="line", x0=col, x1=col, y0=a, y1=b, line=dict(color="#444", width=1.5))
+            fig.add_trace(go.Scatter(x=[col], y=[a], mode="markers", marker=dict(color="#444", size=7),
+                                     hoverinfo="skip", showlegend=False))
+            target = dict(symbol="circle-cross-open", size=13, color="#444", line=dict(width=1.5)) if g.name == "CNOT" \
+                else dict(symbol="circle", size=7, color="#444")
+            fig.add_trace(go.Scatter(x=[col], y=[b], mode="markers", hoverinfo="skip", showlegend=False, marker=target))
+        else:
+            xs.append(col)
+            ys.append(g.wires[0])
+            text.append(g.name[1])
+            kept.append(float(retained[g.param]))
+            border.append(COLORS[3] if active[g.param] else "#999")
+            hover.append(f"θ{g.param} {g.name} on wire {g.wires[0]}: keeps {retained[g.param]:.0%}"
+                         + (" · active" if active[g.param] else " · gradient descent"))
+    fig.add_trace(go.Scatter(
+        x=xs, y=ys, mode="markers+text", text=text, hovertext=hover,
+        textfont=dict(size=9, color=["white" if v > 0.55 else "#111" for v in kept]),
+        hoverinfo="text", showlegend=False,
+        marker=dict(symbol="square", size=max(9, min(20, int(420 / max(width, 1)))), color=kept, cmin=0, cmax=1,
+                    colorscale="Blues", line=dict(color=border, width=2.5),
+                    colorbar=dict(title="norm kept", len=0.9))))
+    fig.update_xaxes(visible=False, range=[-0.8, width - 0.2])
+    fig.update_yaxes(autorange="reversed", tickmode="array", tickvals=list(range(ansatz.n_qubits)),
+                     ticktext=[f"q{q}" for q in range(ansatz.n_qubits)], showgrid=False, zeroline=False)
+    fig.update_layout(title="Active set on the circuit (red frame: natural-gradient update)", height=380,
+                      hovermode="closest", margin=dict(l=40, r=20, t=50, b=20))
+    return fig
+
+
+if __name__ == "__main__":
+    render()
