@@ -73,7 +73,8 @@ def render() -> None:
                          {"config": config, "seed": int(seed)},
                          start_label="Train (about a minute)" if pointer else "Train (about 35 s)")
         if run is None or run.result is None:
-            st.info("Press Train to train this design live; the figures below appear when it finishes.")
+            st.info("Training: the figures below appear when it finishes." if run is not None and run.alive else
+                    "Press Train to train this design live; the figures below appear when it finishes.")
             return
         model, task = run.result.model, task_of(config)
         # A finished run's analysis is kept with the run, so moving other controls does not redo it.
