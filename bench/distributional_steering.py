@@ -28,7 +28,7 @@ from bench.timing import page_timings  # noqa: E402
 from core.distributional_steering import (EntropyReward, GaussianMixtureBase, MeanCalibration,  # noqa: E402
                                           MomentConstraint, PointwiseReward, exponential_tilt, mean_calibration_tilt,
                                           steer, tempered_grid, unguided)
-from core.distributional_steering.scenarios import REWARDS, ScenarioConfig, compare, run  # noqa: E402
+from core.distributional_steering.scenarios import REWARDS, ScenarioConfig, compare, run, steer_foldedness  # noqa: E402
 
 SEEDS = range(10)
 N = 4000
@@ -84,22 +84,15 @@ def baselines() -> dict:
 
 
 def protein(target: float = 0.5, n: int = 2000) -> dict:
-    from core.distributional_steering.protein import foldedness, load_protein, maxent_reweight
-
-    base, reference = load_protein()
-    f_ref = foldedness(reference)
     t = time.perf_counter()
-    result = steer(base, MomentConstraint([target], statistic=lambda z: foldedness(z)[:, None]), n, seed=0)
+    out = steer_foldedness(target, n_particles=n, seed=0)
     seconds = time.perf_counter() - t
-    plain = unguided(base, n, seed=0)
-    f_steer, f_base = foldedness(result.positions), foldedness(plain.positions)
-    w_ref = maxent_reweight(f_ref, target)
-    return {"target": target, "reference_mean_foldedness": float(f_ref.mean()),
-            "denoiser_mean_foldedness": float(f_base.mean()),
-            "steered_mean_foldedness": float(result.weights @ f_steer),
-            "steered_ess": float(1 / (result.weights @ result.weights)), "n_particles": n,
-            "w1_steered_vs_maxent_reference": float(wasserstein_distance(f_steer, f_ref, result.weights, w_ref)),
-            "w1_denoiser_vs_reference": float(wasserstein_distance(f_base, f_ref)),
+    return {"target": target, "reference_mean_foldedness": float(out["reference"].mean()),
+            "denoiser_mean_foldedness": out["base_mean"], "steered_mean_foldedness": out["steered_mean"],
+            "steered_ess": out["ess"], "n_particles": n,
+            "w1_steered_vs_maxent_reference": float(wasserstein_distance(out["steered"], out["reference"],
+                                                                         out["weights"], out["reference_weights"])),
+            "w1_denoiser_vs_reference": float(wasserstein_distance(out["base"], out["reference"])),
             "seconds": seconds}
 
 

@@ -11,11 +11,15 @@ how each self-consistent tilt is solved); the particle scheme in :mod:`.steer` (
 c + phi_t - phi_resampled, ESS-triggered resampling, optional guided proposal with an exact
 importance correction); the VP diffusion and its Euler-Maruyama kernel in :mod:`.sde`; exact
 mixture scores in :mod:`.base`, closed forms in :mod:`.closed_forms`; baselines (unguided,
-gradient-only guidance, FK steering, particle guidance) in :mod:`.baselines`.
+gradient-only guidance, FK steering, particle guidance) in :mod:`.baselines`; a learned noise-prediction
+denoiser in :mod:`.denoiser`; the toy protein (Gō bead chain, Langevin reference, foldedness, max-ent
+reweighting) in :mod:`.protein`; ready-made page scenarios in :mod:`.scenarios`.
 """
 
 from core.distributional_steering.base import GaussianMixtureBase
 from core.distributional_steering.baselines import fk_steering, gradient_guidance, particle_guidance, unguided
+from core.distributional_steering.denoiser import LearnedBase, load_denoiser, train_denoiser
+from core.distributional_steering.protein import foldedness, load_protein, maxent_reweight
 from core.distributional_steering.closed_forms import exponential_tilt, mean_calibration_tilt, tempered_grid
 from core.distributional_steering.resampling import SCHEMES, ess, resample
 from core.distributional_steering.rewards import (EntropyReward, KernelRepulsion, MeanCalibration, MMDToTarget,
@@ -26,5 +30,6 @@ __all__ = [
     "GaussianMixtureBase", "steer", "SteeringResult", "PointwiseReward", "MeanCalibration", "MomentConstraint",
     "EntropyReward", "KernelRepulsion", "MMDToTarget", "Potential", "unguided", "gradient_guidance",
     "fk_steering", "particle_guidance", "exponential_tilt", "mean_calibration_tilt", "tempered_grid",
-    "ess", "resample", "SCHEMES",
+    "ess", "resample", "SCHEMES", "LearnedBase", "train_denoiser", "load_denoiser", "foldedness", "load_protein",
+    "maxent_reweight",
 ]

@@ -43,3 +43,15 @@ def test_snapshot_slider_and_bad_window():
     assert "t = 0.99" in spec["layout"]["title"]["text"] or "t = 1.00" in spec["layout"]["title"]["text"]
     at.slider(key="window").set_value((0.5, 0.5)).run()
     assert at.error[0].value.startswith("window_end: 0.5 is not after window_start=0.5; allowed")
+
+
+def test_protein_section_calibrates_foldedness():
+    at = apptest.open_page("distributional_steering", fold_target=0.6)
+    assert "Steered mean foldedness" not in metrics(at)             # not run at first view
+    at.toggle(key="protein").set_value(True).run()
+    shown = metrics(at)
+    assert abs(float(shown["Steered mean foldedness"]) - 0.6) < 0.02
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    names = {d.get("name") for s in specs for d in s["data"]}
+    assert {"denoiser alone", "steered (weighted)", "max-ent reweighted reference"} <= names
+    assert sum(d["type"] == "scatter3d" for s in specs for d in s["data"]) == 4   # native + three conformations
