@@ -5,6 +5,7 @@ import pytest
 from scipy.spatial import cKDTree
 from sklearn.datasets import make_moons
 
+from core.distributional_steering.baselines import unguided
 from core.common.progress import ProgressLog
 from core.distributional_steering import sde
 from core.distributional_steering.base import GaussianMixtureBase
@@ -32,13 +33,7 @@ def relative_score_error(base, times=(0.1, 0.2, 0.3), n=4000):
 
 
 def reverse_sample(base, n, seed, n_steps=200):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((n, base.dim))
-    times = sde.time_grid(n_steps)
-    for t, s in zip(times[:-1], times[1:]):
-        mean, var = sde.reverse_mean(x, base.score(x, t), t, s)
-        x = mean + np.sqrt(var) * rng.standard_normal(x.shape)
-    return sde.tweedie(x, base.score(x, times[-1]), times[-1])
+    return unguided(base, n, seed, n_steps).positions
 
 
 def test_learned_score_is_close_to_the_exact_mixture_score(trained):

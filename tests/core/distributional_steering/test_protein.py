@@ -7,7 +7,8 @@ from scipy.spatial.transform import Rotation
 
 from scipy.stats import wasserstein_distance
 
-from core.distributional_steering import protein, sde
+from core.distributional_steering.baselines import unguided
+from core.distributional_steering import protein
 from core.distributional_steering.protein import (DIM, NATIVE, LangevinConfig, energy, energy_grad, fnc, foldedness,
                                                   kabsch_align, load_protein, maxent_reweight, maxent_tilt,
                                                   reference_sample)
@@ -90,13 +91,7 @@ def test_reference_sample_is_seeded_and_aligned():
 
 
 def reverse_sample(base, n, seed, n_steps=200):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((n, base.dim))
-    times = sde.time_grid(n_steps)
-    for t, s in zip(times[:-1], times[1:]):
-        mean, var = sde.reverse_mean(x, base.score(x, t), t, s)
-        x = mean + np.sqrt(var) * rng.standard_normal(x.shape)
-    return sde.tweedie(x, base.score(x, times[-1]), times[-1])
+    return unguided(base, n, seed, n_steps).positions
 
 
 def test_shipped_denoiser_reproduces_the_reference_foldedness():
