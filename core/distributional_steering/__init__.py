@@ -26,8 +26,10 @@ from core.distributional_steering.rewards import (EntropyReward, KernelRepulsion
                                                   MomentConstraint, PointwiseReward, Potential)
 from core.distributional_steering.steer import SteeringResult, steer
 
+from core.distributional_steering.claims import CLAIMS  # noqa: E402
+
 __all__ = [
-    "GaussianMixtureBase", "steer", "SteeringResult", "PointwiseReward", "MeanCalibration", "MomentConstraint",
+    "CLAIMS", "GaussianMixtureBase", "steer", "SteeringResult", "PointwiseReward", "MeanCalibration", "MomentConstraint",
     "EntropyReward", "KernelRepulsion", "MMDToTarget", "Potential", "unguided", "gradient_guidance",
     "fk_steering", "particle_guidance", "exponential_tilt", "mean_calibration_tilt", "tempered_grid",
     "ess", "resample", "SCHEMES", "LearnedBase", "train_denoiser", "load_denoiser", "foldedness", "load_protein",

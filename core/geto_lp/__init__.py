@@ -31,8 +31,10 @@ from core.geto_lp.plans import compose_stages, flow_paths, plan_cost
 from core.geto_lp.solve import SOLVERS, solve_lp
 from core.geto_lp.volumes import Surface, isosurface, mass_level, organ_volume
 
+from core.geto_lp.claims import CLAIMS  # noqa: E402
+
 __all__ = [
-    "barycenter", "BarycenterResult", "SOLVERS", "SEPARABLE",
+    "CLAIMS", "barycenter", "BarycenterResult", "SOLVERS", "SEPARABLE",
     "build_layered_lp", "LayeredLP", "solve_lp", "compose_stages", "plan_cost", "flow_paths",
     "parse_cost", "check_histograms", "cost_matrix", "count_variables",
     "METHODS", "LABELS", "Comparison", "SolverRun", "run_method", "compare_solvers", "exact_objective", "measured",

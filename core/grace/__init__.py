@@ -5,5 +5,7 @@ from core.grace.clip import default_vocabulary, embed_images, embed_texts, load_
 from core.grace.grace import fit_grace
 from core.grace.scenes import make_scene, make_scenes
 
-__all__ = ["default_vocabulary", "embed_images", "embed_texts", "fit_grace", "fit_sae", "fit_splice",
+from core.grace.claims import CLAIMS  # noqa: E402
+
+__all__ = ["CLAIMS", "default_vocabulary", "embed_images", "embed_texts", "fit_grace", "fit_sae", "fit_splice",
            "fit_textspan", "load_model", "make_scene", "make_scenes", "splice"]

@@ -5,5 +5,7 @@ from core.interestingness.problems import (RATIONALES, TOPICS, Problem, import_p
                                            parse_problems)
 from core.interestingness.store import POPULATIONS, Item, StudyStore
 
-__all__ = ["Item", "POPULATIONS", "Problem", "RATIONALES", "StudyStore", "TOPICS", "import_problems",
+from core.interestingness.claims import CLAIMS  # noqa: E402
+
+__all__ = ["CLAIMS", "Item", "POPULATIONS", "Problem", "RATIONALES", "StudyStore", "TOPICS", "import_problems",
            "load_problem_bank", "parse_problems"]

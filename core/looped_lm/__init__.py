@@ -28,8 +28,10 @@ from core.looped_lm.tasks import TASKS, Task, make_task
 from core.looped_lm.training import (LIVE_POINTER, LoopedConfig, TrainResult, accuracy_by_hops, accuracy_by_loops,
                                      sample_loops, task_of, train)
 
+from core.looped_lm.claims import CLAIMS  # noqa: E402
+
 __all__ = [
-    "LoopedLM", "FeedforwardLM", "LoopedConfig", "train", "TrainResult", "accuracy_by_loops", "accuracy_by_hops",
+    "CLAIMS", "LoopedLM", "FeedforwardLM", "LoopedConfig", "train", "TrainResult", "accuracy_by_loops", "accuracy_by_hops",
     "sample_loops", "task_of", "LIVE_POINTER",
     "Task", "TASKS", "make_task", "run_with_cache", "LoopCache", "fixed_point_residuals", "convergence_rate",
     "fixed_point_separation", "spectral_radius", "attention_change", "attention_entropy", "matrix_entropy",

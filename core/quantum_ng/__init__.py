@@ -40,8 +40,10 @@ from core.quantum_ng.shadows import ShadowData, acquire_shadow, shadow_metric, s
 from core.quantum_ng.shots import ShotAccountant
 from core.quantum_ng.vqe import ROTATION_SETS, Trace, VQEConfig, VQEResult, run_vqe
 
+from core.quantum_ng.claims import CLAIMS  # noqa: E402
+
 __all__ = [
-    "Ansatz", "Gate", "ENTANGLERS", "ROTATIONS",
+    "CLAIMS", "Ansatz", "Gate", "ENTANGLERS", "ROTATIONS",
     "Chain", "chain_hamiltonian", "MODELS", "MODEL_LABELS",
     "PauliTerms", "PropagatedGenerators", "propagate_generators",
     "covariance", "exact_metric", "metric_from_generators", "surrogate_metric", "relative_error", "truncation_curve",

@@ -30,8 +30,10 @@ from core.robust_decisions.rates import RateConfig, RateResult, Slope, fit_slope
 from core.robust_decisions.ric import RicH, best_reserve
 from core.robust_decisions.views import StateCurves, state_curves
 
+from core.robust_decisions.claims import CLAIMS  # noqa: E402
+
 __all__ = [
-    "DecisionProblem", "PostedPricing", "SkiRental", "HouseFlipping", "PROBLEMS", "make_problem", "grid_minimax",
+    "CLAIMS", "DecisionProblem", "PostedPricing", "SkiRental", "HouseFlipping", "PROBLEMS", "make_problem", "grid_minimax",
     "SettingConfig", "Setting", "make_setting", "policy_actions", "average_excess", "loss_against_eps",
     "tune_eps", "policies_for", "POLICIES", "POLICY_LABELS", "ERROR_LAWS",
     "RateConfig", "RateResult", "Slope", "rate_experiment", "fit_slope",

@@ -26,8 +26,10 @@ from core.tikhonov_gnn.operator import (bernstein_eval, bernstein_to_monomial, f
 from core.tikhonov_gnn.training import (MODELS, TikhonovConfig, TrainResult, cross_validate, load_model,
                                         recommended_config, save_model, train)
 
+from core.tikhonov_gnn.claims import CLAIMS  # noqa: E402
+
 __all__ = [
-    "tikhonov_operator", "tikhonov_objective", "normalized_laplacian", "bernstein_to_monomial", "bernstein_eval",
+    "CLAIMS", "tikhonov_operator", "tikhonov_objective", "normalized_laplacian", "bernstein_to_monomial", "bernstein_eval",
     "poly_eval", "filter_kind", "TikhonovLayer", "TikhonovClassifier", "GCN", "GIN",
     "load_dataset", "DATASETS", "Dataset", "Graph", "TikhonovConfig", "recommended_config", "MODELS", "train",
     "TrainResult", "cross_validate", "save_model", "load_model", "explain", "Explanation", "explanation_auroc",

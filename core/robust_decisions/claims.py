@@ -1,0 +1,24 @@
+"""The robust-decisions paper's headline claims, checked by ``bench/robust_decisions.py``."""
+
+from core.common.claims import Claim
+
+CLAIMS = (
+    Claim("follow_is_brittle",
+          "Following the prediction can be brittle: even a predictor with arbitrarily small RMSE can incur "
+          "constant excess loss.",
+          "Follow-the-prediction's average excess loss at the smallest RMSE (η = 0.001) and its log-log slope, "
+          "for pricing, ski rental and house flipping under two error laws.",
+          "The robust policy on the same predictions, whose loss must vanish."),
+    Claim("robust_rate",
+          "Acting against the worst case in an ε-ball gives O(η^(2/3)) excess loss in all three settings.",
+          "Log-log slope (95% interval over 5 replicates) of the robust policy at ε*(η), per problem and law.",
+          "Follow the prediction (flat slope) on the same data."),
+    Claim("improves_on_medina_vassilvitskii",
+          "For posted pricing this improves on Medina and Vassilvitskii (2017).",
+          "Loss and rate of the robust policy against our reading of RIC-h on the same pricing instances.",
+          "RIC-h (Medina & Vassilvitskii's reserve-price rule)."),
+    Claim("closed_form_policies",
+          "The robust policies and their robust optimisation gaps have closed forms in all three settings.",
+          "Closed forms against a brute-force grid minimax on random instances.",
+          "A brute-force minimax of our own over fine action and state grids."),
+)
