@@ -1,16 +1,68 @@
-"""Writing a benchmark's results: bench/results/<key>.json and .md, and its exit status."""
+"""Writing a benchmark's results: bench/results/<key>.json and .md, its verdicts, and its exit status.
+
+A benchmark of a system passes ``verdicts=``, a function from its result dict to one
+:class:`core.common.claims.Verdict` per claim in the system's ``CLAIMS``. The function reads only the
+numbers in the result, so ``python bench/ledger.py`` can re-derive the verdicts from a stored results
+file without measuring again, and the ledger test can check that the stored verdicts are exactly what
+the numbers give.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import json
 from pathlib import Path
+from typing import Callable
+
+from core.common.claims import Verdict, ledger_problems, today, verdicts_to_json
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def write_results(key: str, result: dict, markdown: str) -> int:
-    """Write both files, print the table and the checks; 0 if every check holds, else 1."""
+def claims_of(key: str) -> tuple:
+    """The system's ``CLAIMS`` (imports ``core.<key>``)."""
+    return tuple(importlib.import_module(f"core.{key}").CLAIMS)
+
+
+def derive_verdicts(key: str, result: dict, verdicts: Callable[[dict], list[Verdict]]) -> list[Verdict]:
+    """``verdicts(result)``, dated with the result's ``measured_at`` and checked against ``CLAIMS``."""
+    measured_at = result.get("measured_at") or today()
+    derived = [dataclasses.replace(v, measured_at=measured_at) for v in verdicts(result)]
+    claims = claims_of(key)
+    problems = ledger_problems(claims, {v.claim_id: v for v in derived})
+    if len(derived) != len({v.claim_id for v in derived}):
+        problems.append("two verdicts on one claim")
+    if problems:
+        raise ValueError(f"verdicts of {key}: " + "; ".join(problems))
+    order = {c.id: i for i, c in enumerate(claims)}
+    return sorted(derived, key=lambda v: order[v.claim_id])
+
+
+def verdict_table(key: str, verdicts: list[Verdict]) -> str:
+    """The markdown table of a system's verdicts, claims in their ``CLAIMS`` order."""
+    statements = {c.id: c.statement for c in claims_of(key)}
+    lines = ["", "## Claims and verdicts", "", "| claim | status | figure | how it follows |", "|---|---|---|---|"]
+    for v in verdicts:
+        cells = [statements[v.claim_id], f"**{v.status}**", v.figure or "–", v.detail]
+        lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_results(key: str, result: dict, markdown: str,
+                  verdicts: Callable[[dict], list[Verdict]] | None = None) -> int:
+    """Write both files, print the table and the checks; 0 if every check holds, else 1.
+
+    With ``verdicts``, the result also gets ``measured_at`` (today, unless already set), ``claims``
+    (the system's ``CLAIMS``) and ``verdicts``, and the markdown ends with the verdict table.
+    """
     RESULTS.mkdir(parents=True, exist_ok=True)
+    if verdicts is not None:
+        result.setdefault("measured_at", today())
+        derived = derive_verdicts(key, result, verdicts)
+        result["claims"] = [dataclasses.asdict(c) for c in claims_of(key)]
+        result["verdicts"] = verdicts_to_json(derived)
+        markdown = markdown.rstrip("\n") + "\n" + verdict_table(key, derived)
     (RESULTS / f"{key}.json").write_text(json.dumps(result, indent=2) + "\n")
     (RESULTS / f"{key}.md").write_text(markdown)
     print(markdown)
