@@ -7,6 +7,8 @@ from typing import Callable, Mapping
 import streamlit as st
 
 from app.catalog import SYSTEMS, by_theme
+from app.ui.verdicts import ledger, status_of
+from core.common.claims import REPRODUCED
 
 CARDS_PER_ROW = 4
 
@@ -43,4 +45,8 @@ def _card(system, page) -> None:
         st.markdown(":gray-badge[:material/construction: In progress]")
     else:
         st.markdown(":green-badge[:material/check: Ready]")
+        entries = ledger(system.key)
+        if entries:
+            done = sum(status_of(v) == REPRODUCED for _, v in entries)
+            st.markdown(f":blue-badge[:material/fact_check: {done} of {len(entries)} claims reproduced]")
         st.page_link(page, label="Open", icon=":material/arrow_forward:")

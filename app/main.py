@@ -17,15 +17,16 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app import home  # noqa: E402
-from app.catalog import BY_KEY, SYSTEMS, by_theme  # noqa: E402
+from app.catalog import BY_KEY, EXTRA_PAGES, SYSTEMS, by_theme  # noqa: E402
 from app.ui.pages import page_for  # noqa: E402
-from app.ui.warmup import warm_up  # noqa: E402
+from app.ui.warmup import import_page, warm_up  # noqa: E402
 
 st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
 
 system_pages = {s.key: page_for(s) for s in SYSTEMS if s.built}
 home_page = st.Page(home.page(system_pages), title="Home", icon=":material/home:", url_path="home", default=True)
-sections = {"Paperlab": [home_page]}
+claims_page = st.Page(ROOT / "app" / "claims.py", title="Claims", icon=":material/fact_check:", url_path="claims")
+sections = {"Paperlab": [home_page, claims_page]}
 for theme, systems in by_theme().items():
     built = [system_pages[s.key] for s in systems if s.key in system_pages]
     if built:
@@ -39,12 +40,22 @@ participant = "study" in st.query_params   # a participant's link: only their pa
 if not participant:
     sections.setdefault(BY_KEY["interestingness"].theme, []).extend([analysis_page, study_page])
 
+
+
+def run(page) -> None:
+    """Run the chosen page after importing its heavy modules and its own module under the import lock."""
+    key = EXTRA_PAGES.get(page.url_path, page.url_path)
+    if key in BY_KEY and BY_KEY[key].built:
+        import_page([*BY_KEY[key].warm, f"pages.{page.url_path}"])
+    page.run()
+
+
 try:
     if participant:
         # The home page stays the default (a lone page would be served at "/" only, and the link's
         # /interestingness_study path would then be "not found"); nothing links to it from here.
-        st.navigation([home_page, study_page], position="hidden").run()
+        run(st.navigation([home_page, study_page], position="hidden"))
     else:
-        st.navigation(sections).run()
+        run(st.navigation(sections))
 finally:  # after the page is drawn, so the warm-up never competes with the first view
     warm_up(module for s in SYSTEMS if s.built for module in s.warm)

@@ -12,6 +12,7 @@ from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.plots import COLORS, show
+from app.ui.verdicts import page_header
 from core.distributional_steering.resampling import SCHEMES
 from core.distributional_steering.scenarios import (BASES, REWARDS, ScenarioConfig, compare, exact_target, run,
                                                     steer_foldedness, target_density)
@@ -215,8 +216,7 @@ def chains_figure(out: dict) -> go.Figure:
 
 
 def render() -> None:
-    st.title(SYSTEM.title)
-    st.markdown(SYSTEM.claim)
+    page_header(SYSTEM)
     try:
         config, seed = controls()
     except ValueError as error:

@@ -16,6 +16,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
+from app.ui.verdicts import page_header
 from core.geto_lp import (SCENES, SHAPES, SOLVERS, bin_centres, colour_histogram, compare_solvers, count_variables,
                           digit_image, flow_paths, isosurface, organ_volume, scene_image, shape_image,
                           transfer_palette)
@@ -60,8 +61,7 @@ def cached_comparison(kind: str, items: tuple, size: int, seed: int, weights: tu
 
 
 def render() -> None:
-    st.title(SYSTEM.title)
-    st.markdown(SYSTEM.claim)
+    page_header(SYSTEM)
 
     c1, c2, c3, c4, c5, c6 = st.columns([1.4, 2.2, 1.2, 1.3, 1.0, 0.8])
     with c1:

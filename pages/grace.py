@@ -12,6 +12,7 @@ from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
+from app.ui.verdicts import page_header
 from core.grace.scenes import ATTRIBUTES, VIDEO_ATTRIBUTES, make_scene, make_scenes
 
 SYSTEM = BY_KEY["grace"]
@@ -57,8 +58,7 @@ def attribute_controls(names: dict, prefix: str, defaults: dict) -> dict:
 
 
 def render() -> None:
-    st.title(SYSTEM.title)
-    st.markdown(SYSTEM.claim)
+    page_header(SYSTEM)
     decompositions, doc = shipped()
     image_methods = decompositions["image"]
 

@@ -18,6 +18,7 @@ from app.catalog import BY_KEY
 from app.ui.auth import admin_gate
 from app.ui.plots import COLORS, show
 from app.ui.study import study_store
+from app.ui.verdicts import verdict_strip
 from core.interestingness import load_problem_bank, monitor, parse_problems
 
 SYSTEM = BY_KEY["interestingness"]
@@ -27,6 +28,7 @@ def render() -> None:
     st.title(SYSTEM.title)
     st.markdown(f"{SYSTEM.claim} This page runs the human rating study: create a study, share participant links, "
                 "watch progress and data quality, export the ratings.")
+    verdict_strip(SYSTEM.key)
     if not admin_gate():
         return
     studies = study_store().studies()

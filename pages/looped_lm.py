@@ -12,6 +12,7 @@ from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
+from app.ui.verdicts import page_header
 from core.looped_lm import (DESIGNS, LIVE_POINTER, TASKS, LoopedConfig, attention_change, fixed_point_residuals,
                             fixed_point_separation, load_pretrained, run_with_cache, task_of, train)
 from core.looped_lm.hf_stages import SAMPLE_TEXT, causal_lm_profile, load_causal_lm
@@ -43,8 +44,7 @@ def cached_analysis(name: str, loops: int) -> dict:
 
 
 def render() -> None:
-    st.title(SYSTEM.title)
-    st.markdown(SYSTEM.claim)
+    page_header(SYSTEM)
     c1, c2, c3 = st.columns([3.2, 1.3, 0.8])
     with c1:
         source = bound(st.segmented_control, "Model", key="model", options=list(SOURCES), default="stable",

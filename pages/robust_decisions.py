@@ -11,6 +11,7 @@ from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.plots import COLORS, show
+from app.ui.verdicts import page_header
 from core.robust_decisions import (ERROR_LAWS, POLICY_LABELS, PROBLEMS, RateConfig, SettingConfig, average_excess,
                                    loss_against_eps, make_setting, policies_for, rate_experiment, state_curves, tune_eps)
 from core.robust_decisions.assets import SEED as SHIPPED_SEED
@@ -55,8 +56,7 @@ def cached_rates(problem: str, law: str, seed: int):
 
 
 def render() -> None:
-    st.title(SYSTEM.title)
-    st.markdown(SYSTEM.claim)
+    page_header(SYSTEM)
 
     c1, c2, c3, c4, c5 = st.columns([1.3, 1.3, 1.2, 1.2, 0.8])
     with c1:

@@ -13,6 +13,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
+from app.ui.verdicts import page_header
 from core.tikhonov_gnn import DATASETS, explain, load_dataset, recommended_config, train
 from core.tikhonov_gnn.ship import SEED as SHIPPED_SEED
 from core.tikhonov_gnn.ship import shipped
@@ -41,8 +42,7 @@ def cached_layout(adjacency_bytes: bytes, n: int, seed: int):
 
 
 def render() -> None:
-    st.title(SYSTEM.title)
-    st.markdown(SYSTEM.claim)
+    page_header(SYSTEM)
 
     c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
     with c1:

@@ -3,16 +3,27 @@
 The home page is light; while a visitor reads it, this thread imports what the system pages
 will need (scikit-learn, torch, ...), so that opening a page does not pay for those imports.
 Each catalog entry lists its page's heavy modules in ``System.warm``.
+
+Two threads importing overlapping packages at once can each see the other's module half-built
+(importlib breaks the lock cycle by handing out a partially initialised module: "cannot import name
+... from partially initialized module"). So every import done here, and the top-level imports of
+the page about to run (:func:`import_page`), hold one process-wide lock: imports are serialised,
+which costs nothing (they are CPU-bound under the GIL anyway). A page waiting to import goes first:
+the warm-up thread finishes the module it is on, then pauses until no page is waiting.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
+import sys
 import threading
+import time
 from typing import Iterable
 
 _lock = threading.Lock()
+IMPORTS = threading.RLock()   # held around every warm-up import and every page's top-level imports
+_waiting = 0                  # pages waiting for IMPORTS; the warm-up yields to them
 _thread: threading.Thread | None = None
 log = logging.getLogger(__name__)
 
@@ -28,9 +39,44 @@ def warm_up(modules: Iterable[str]) -> threading.Thread:
         return _thread
 
 
+def import_page(modules: Iterable[str]) -> None:
+    """Import ``modules`` (a page's heavy libraries and its own module) under the import lock.
+
+    Called by the shell before a page runs, so that the page's ``import`` statements find every
+    module already built instead of racing the warm-up thread for it. An import error is left for
+    the page itself to raise where the visitor sees it.
+    """
+    global _waiting
+    modules = list(modules)
+    if all(_built(name) for name in modules):   # a rerun: nothing to import, nothing to wait for
+        return
+    with _lock:
+        _waiting += 1
+    try:
+        with IMPORTS:
+            for name in modules:
+                try:
+                    importlib.import_module(name)
+                except Exception:
+                    log.debug("pre-import of %s failed; the page will report it", name, exc_info=True)
+    finally:
+        with _lock:
+            _waiting -= 1
+
+
+def _built(name: str) -> bool:
+    """Whether ``name`` is imported and finished (not half-built by another thread right now)."""
+    module = sys.modules.get(name)
+    spec = getattr(module, "__spec__", None)
+    return module is not None and not getattr(spec, "_initializing", False)
+
+
 def _import_all(names: list[str]) -> None:
     for name in names:
-        try:
-            importlib.import_module(name)
-        except Exception:  # a page will report its own import error when opened
-            log.exception("warm-up import of %s failed", name)
+        while _waiting:           # a page is about to import: let it go first
+            time.sleep(0.005)
+        with IMPORTS:
+            try:
+                importlib.import_module(name)
+            except Exception:  # a page will report its own import error when opened
+                log.exception("warm-up import of %s failed", name)

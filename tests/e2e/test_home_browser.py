@@ -65,3 +65,17 @@ def test_built_pages_open_from_their_card(app_url, browser_page):
         link.click()
         page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)
         assert page.url.rstrip("/").endswith(f"/{system.key}")
+
+
+def test_claims_page_shows_the_ledger(app_url, browser_page):
+    from core.common.claims import load_ledger, summary_line, tally
+
+    statuses = [v.status for s in SYSTEMS if s.built for _, v in load_ledger(s.key)]
+    page = browser_page
+    page.goto(f"{app_url}/claims", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Claims").first.wait_for(timeout=30_000)
+    summary = summary_line(tally(statuses))
+    page.get_by_text(summary).first.wait_for(timeout=30_000)
+    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    full_screenshot(page, ROOT / "docs" / "claims.png")

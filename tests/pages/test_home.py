@@ -6,6 +6,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.catalog import SYSTEMS, THEMES
+from app.ui.verdicts import STYLE, strip_line
+from core.common.claims import load_ledger
 
 MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
 TIMEOUT = 60
@@ -37,3 +39,13 @@ def test_every_registered_page_renders_with_defaults(system):
     at.switch_page(f"../pages/{system.key}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == system.title
+    # The verdict strip: every claim's status chip, figure and statement, in the ledger's order.
+    texts = [m.value for m in at.markdown]
+    entries = load_ledger(system.key)
+    assert entries, system.key
+    for status, (color, icon) in STYLE.items():   # one chip per claim, in the status's own colour
+        chip = f":{color}-badge[{icon} {status}]"
+        assert texts.count(chip) == sum(v.status == status for _, v in entries), (system.key, status)
+    for claim, verdict in entries:
+        assert strip_line(claim, verdict) in texts, (system.key, claim.id)
+        assert verdict.figure.replace("*", "") in strip_line(claim, verdict).replace("\\", "").replace("*", "")

@@ -1,0 +1,44 @@
+"""The warm-up thread and a page's imports never build the same modules at once; a page goes first."""
+
+import sys
+import threading
+
+from app.ui import warmup
+
+
+def make_module(tmp_path, name, body=""):
+    (tmp_path / f"{name}.py").write_text(f"import sys\nsys.modules['_warmup_log'].append({name!r})\n{body}")
+
+
+def test_a_waiting_page_imports_before_the_warm_up_goes_on(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    log, started, release = [], threading.Event(), threading.Event()
+    monkeypatch.setitem(sys.modules, "_warmup_log", log)
+    monkeypatch.setitem(sys.modules, "_warmup_events", type("E", (), {"started": started, "release": release}))
+    make_module(tmp_path, "wu_slow", "ev = sys.modules['_warmup_events']\nev.started.set()\nev.release.wait(30)\n")
+    make_module(tmp_path, "wu_next")
+    make_module(tmp_path, "wu_page")
+    for name in ("wu_slow", "wu_next", "wu_page"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+
+    warm = threading.Thread(target=warmup._import_all, args=(["wu_slow", "wu_next"],))
+    warm.start()
+    assert started.wait(30)                     # the warm-up holds the lock inside wu_slow
+    page = threading.Thread(target=warmup.import_page, args=(["wu_page"],))
+    page.start()
+    while not warmup._waiting:                  # the page has announced itself and waits for the lock
+        threading.Event().wait(0.001)
+    assert log == ["wu_slow"]                   # it cannot import while wu_slow is being built
+    release.set()
+    page.join(30), warm.join(30)
+    assert not page.is_alive() and not warm.is_alive()
+    assert log == ["wu_slow", "wu_page", "wu_next"]   # the page went before the warm-up's next module
+    assert warmup._waiting == 0
+
+
+def test_a_failing_page_import_is_left_for_the_page(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sys.modules, "_warmup_log", [])
+    (tmp_path / "wu_broken.py").write_text("raise RuntimeError('broken on purpose')\n")
+    warmup.import_page(["wu_broken", "wu_missing_module_xyz"])   # no exception here: the page reports it
+    assert "wu_broken" not in sys.modules and warmup._waiting == 0
