@@ -18,6 +18,9 @@ class System:
     claim: str
     page: str | None = None
     warm: tuple[str, ...] = ()  # heavy modules the page needs, imported in the background at start
+    # Core functions that can take more than about a second: a page may hand them to live_panel
+    # (progress and Stop) but never call them itself (tests/test_long_calls.py scans the pages).
+    long: tuple[str, ...] = ()
 
     @property
     def built(self) -> bool:
@@ -39,14 +42,17 @@ SYSTEMS = (
     System("looped_lm", "Looped reasoning LMs", THEMES[0],
            "Each layer of a looped block converges to its own fixed point, so the block traces a cycle; "
            "attention settles as it does, and the feedforward stages of inference repeat every loop.",
+           long=("train", "accuracy_by_loops", "accuracy_by_hops", "causal_lm_profile", "load_causal_lm"),
            page="pages.looped_lm", warm=("torch", "core.looped_lm")),
     System("distributional_steering", "Distributional steering of diffusion", THEMES[1],
            "Weighted interacting particles sample a mean-field tilted measure, steering a diffusion model "
            "with distribution-level rewards such as calibration or diversity.",
+           long=("compare", "steer_foldedness", "train_denoiser", "maxent_reweight"),
            page="pages.distributional_steering", warm=("scipy.optimize", "scipy.stats", "core.distributional_steering")),
     System("interestingness", "Interestingness of math problems", THEMES[7],
            "LLMs broadly agree with humans on which math problems are interesting, yet miss the spread "
            "of human judgments and the reasons people give.",
+           long=("generate", "run_rater"),
            page="pages.interestingness", warm=("sqlalchemy", "alembic", "krippendorff",
                                                      "core.interestingness.store")),
     System("malora", "Margin-based LoRA merging", THEMES[2],
@@ -61,6 +67,7 @@ SYSTEMS = (
     System("quantum_ng", "Locality-aware quantum natural gradient", THEMES[6],
            "A truncated-Pauli, support-masked QFIM surrogate from one classical-shadow dataset converges "
            "better per shot than SGD, Adam, block-diagonal QNG and RNG.",
+           long=("run_vqe", "exact_metric", "truncation_curve", "acquire_shadow"),
            page="pages.quantum_ng", warm=("pennylane", "pennylane_lightning.lightning_qubit", "scipy.sparse.linalg",
                                           "core.quantum_ng", "core.quantum_ng.assets")),
     System("mcr2", "MCR² error bound and linear convergence", THEMES[2],
@@ -69,6 +76,7 @@ SYSTEMS = (
     System("robust_decisions", "Robust decisions around predictions", THEMES[5],
            "Following a prediction can cost a constant excess loss however small its RMSE; acting against "
            r"the worst case in an $\varepsilon$-ball gives $O(\eta^{2/3})$ loss.",
+           long=("rate_experiment",),
            page="pages.robust_decisions", warm=("sklearn.linear_model", "sklearn.cluster", "core.robust_decisions")),
     System("latent_world_action", "Latent world-action policy", THEMES[5],
            "Latent queries between perception and action, aligned with a training-only posterior branch that "
@@ -88,6 +96,7 @@ SYSTEMS = (
     System("geto_lp", "GETO-LP Wasserstein barycenters", THEMES[2],
            r"An exact LP for fixed-support barycenters on $d$-dimensional grids with $O(dMN^{1+1/d})$ "
            r"variables instead of $O(MN^2)$.",
+           long=("solve_lp", "barycenter"),
            page="pages.geto_lp", warm=("ot", "scipy.optimize", "highspy", "sklearn.datasets", "pyvista",
                                        "core.geto_lp")),
     System("graph_clustering", "Graph foundation model for clustering", THEMES[3],
@@ -99,10 +108,12 @@ SYSTEMS = (
     System("tikhonov_gnn", "Interpretable Tikhonov GNN layer", THEMES[3],
            r"$R = (p(L)+Q)^{-1}Q$ solves a graph Tikhonov problem exactly; the learned node scores $q$ and "
            r"polynomial $p$ are the explanation.",
+           long=("train", "cross_validate"),
            page="pages.tikhonov_gnn", warm=("torch", "networkx", "sklearn.model_selection", "core.tikhonov_gnn")),
     System("grace", "GRACE concept decompositions", THEMES[4],
            "Concepts learned globally over the feature space, preserving sample geometry, decompose "
            "vision-language embeddings the way people describe them.",
+           long=("refit_curve", "fit_grace", "fit_splice", "fit_sae", "fit_textspan", "compare", "embed_images"),
            page="pages.grace", warm=("torch", "transformers.models.clip.modeling_clip", "sklearn.linear_model",
                                      "sklearn.manifold", "core.grace.ship", "core.grace.refit")),
 )

@@ -17,6 +17,7 @@ from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
+from core.common.seeding import derive_seed
 from core.geto_lp import (SCENES, SHAPES, SOLVERS, bin_centres, colour_histogram, compare_solvers, count_variables,
                           digit_image, flow_paths, isosurface, organ_volume, scene_image, shape_image,
                           transfer_palette)
@@ -43,7 +44,7 @@ def cached_inputs(kind: str, items: tuple, size: int, seed: int) -> tuple[np.nda
     if kind == "palettes":
         hist = np.stack([colour_histogram(cached_image(s, seed), size) for s in items])
         return hist, list(items), 1.0 / size
-    volumes = np.stack([organ_volume(size, seed=1000 * seed + int(p)) for p in items])
+    volumes = np.stack([organ_volume(size, seed=derive_seed(seed, "patient", int(p))) for p in items])
     return volumes, [f"patient {p}" for p in items], 1.0
 
 

@@ -192,18 +192,23 @@ def run_rater(rater_kind: str, settings: dict, study, store: StudyStore, progres
 def raters_panel(store: StudyStore, study) -> None:
     kind = st.radio("Rater", ["MiniLM + ridge (offline baseline)", "Local model directory",
                               "OpenAI-compatible endpoint"], horizontal=True, key="rater_kind")
-    settings = {}
+    fields = {}   # setting -> widget key, read at the click so that a value typed just before it counts
     if kind == "Local model directory":
-        settings["model_dir"] = st.text_input("Hugging Face causal-LM directory", key="model_dir")
+        st.text_input("Hugging Face causal-LM directory", key="model_dir")
+        fields = {"model_dir": "model_dir"}
     elif kind == "OpenAI-compatible endpoint":
         c1, c2, c3 = st.columns(3)
-        settings["base_url"] = c1.text_input("Base URL", "http://127.0.0.1:8000/v1", key="base_url")
-        settings["model"] = c2.text_input("Model", key="endpoint_model")
-        settings["api_key"] = c3.text_input("API key (kept in memory only)", type="password", key="api_key")
+        c1.text_input("Base URL", "http://127.0.0.1:8000/v1", key="base_url")
+        c2.text_input("Model", key="endpoint_model")
+        c3.text_input("API key (kept in memory only)", type="password", key="api_key")
+        fields = {"base_url": "base_url", "model": "endpoint_model", "api_key": "api_key"}
     st.caption("Ratings of a real study are stored next to the human ones; on the demo they stay in this session.")
-    live_panel(f"interestingness_rate:{study}:{kind}", run_rater,
-               {"rater_kind": kind, "settings": settings, "study": study, "store": store},
-               start_label="Rate every problem")
+
+    def arguments() -> dict:
+        settings = {name: st.session_state.get(widget, "") for name, widget in fields.items()}
+        return {"rater_kind": kind, "settings": settings, "study": study, "store": store}
+
+    live_panel(f"interestingness_rate:{study}:{kind}", run_rater, arguments, start_label="Rate every problem")
 
 
 def generation_panel(store: StudyStore, study) -> None:

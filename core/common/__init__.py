@@ -5,12 +5,12 @@ from core.common.config import Config, choice, check_choice, check_range, param
 from core.common.device import choose_device
 from core.common.progress import Progress, ProgressLog, TqdmProgress, report
 from core.common.results import result_to_dict, result_to_frame, result_to_json
-from core.common.seeding import check_seed, make_rng, make_torch_generator, torch_seeded
+from core.common.seeding import check_seed, derive_rng, derive_seed, make_rng, make_torch_generator, torch_seeded
 
 __all__ = [
     "Config", "param", "choice", "check_range", "check_choice",
     "Progress", "ProgressLog", "TqdmProgress", "report",
-    "make_rng", "make_torch_generator", "torch_seeded", "check_seed",
+    "make_rng", "make_torch_generator", "torch_seeded", "check_seed", "derive_seed", "derive_rng",
     "save_checkpoint", "load_checkpoint",
     "choose_device",
     "result_to_dict", "result_to_json", "result_to_frame",

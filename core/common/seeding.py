@@ -1,5 +1,9 @@
 """Seeding: every random function takes ``seed`` and draws from a generator of its own.
 
+Child seeds come from :func:`derive_seed` (a SeedSequence keyed by the parent seed and a path),
+never from arithmetic on seeds: ``seed + 1000 * i`` overflows the allowed range at its top and
+collides (seed s at i = 1 equals seed s + 1000 at i = 0).
+
 Nothing here touches global random state except :func:`torch_seeded`, which exists because
 ``torch.nn`` initialises parameters from torch's global generator; it forks that state and
 restores it on exit, so building a model under a seed never disturbs the caller's randomness.
@@ -8,6 +12,7 @@ restores it on exit, so building a model under a seed never disturbs the caller'
 from __future__ import annotations
 
 import contextlib
+import zlib
 from typing import Iterator
 
 import numpy as np
@@ -22,6 +27,42 @@ def check_seed(seed: object, field: str = "seed") -> int:
     if not 0 <= int(seed) <= MAX_SEED:
         raise ValueError(f"{field}: {seed} is out of range; allowed 0..{MAX_SEED}")
     return int(seed)
+
+
+def _path_entropy(part: object) -> int:
+    if isinstance(part, bool):
+        raise ValueError(f"path: {part!r} is not a seed path entry; allowed non-negative integers and strings")
+    if isinstance(part, (int, np.integer)) and int(part) >= 0:
+        return int(part)
+    if isinstance(part, str):   # a stable hash (not Python's salted hash()), offset past small integers
+        return 2**32 + zlib.crc32(part.encode("utf-8"))
+    raise ValueError(f"path: {part!r} is not a seed path entry; allowed non-negative integers and strings")
+
+
+def derive_seed(seed: int, *path: int | str) -> int:
+    """A child seed for ``path`` (e.g. ``derive_seed(seed, "fold", 3)``), valid for every allowed seed.
+
+    Parameters
+    ----------
+    seed : int
+        The parent seed, in ``0..MAX_SEED``.
+    *path : int or str
+        What the child is for: non-negative integers (an index) and strings (a name).
+
+    Returns
+    -------
+    int
+        ``SeedSequence(seed, spawn_key=path).generate_state(1)[0]``: a seed in ``0..MAX_SEED``, the
+        same for the same arguments in every process, and independent across distinct paths
+        (``(1,)`` and ``(1, 0)`` differ; ``derive_seed(s, i)`` is the seed of ``SeedSequence(s).spawn(i + 1)[i]``).
+    """
+    key = tuple(_path_entropy(p) for p in path)
+    return int(np.random.SeedSequence(check_seed(seed), spawn_key=key).generate_state(1)[0])
+
+
+def derive_rng(seed: int, *path: int | str) -> np.random.Generator:
+    """A NumPy generator seeded with :func:`derive_seed` ``(seed, *path)``."""
+    return np.random.default_rng(derive_seed(seed, *path))
 
 
 def make_rng(seed: int) -> np.random.Generator:

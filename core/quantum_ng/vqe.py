@@ -131,13 +131,9 @@ class VQEResult:
         return pd.DataFrame(rows)
 
 
-def child_seed(seed: int, index: int) -> int:
-    return int(np.random.SeedSequence([int(seed), int(index)]).generate_state(1)[0])
-
-
 def run_vqe(config: VQEConfig | None = None, seed: int = 0, progress=None) -> VQEResult:
     """Run every optimiser in ``config.optimizers`` on the same chain, ansatz, start and shot budget."""
-    from core.common.seeding import check_seed
+    from core.common.seeding import check_seed, derive_seed
 
     config = config or VQEConfig()
     seed = check_seed(seed)
@@ -149,7 +145,7 @@ def run_vqe(config: VQEConfig | None = None, seed: int = 0, progress=None) -> VQ
 
     runs = []
     for i, key in enumerate(config.optimizers):
-        oracle = ShotOracle(ansatz, hamiltonian, config.shots, seed=child_seed(seed, i))
+        oracle = ShotOracle(ansatz, hamiltonian, config.shots, seed=derive_seed(seed, i))
         costs = oracle.planned_costs(config.snapshots)
         extra = {"block_qng": "block_diag", "rng": "random_fisher", "surrogate": "shadow"}.get(key)
         per_step = costs["gradient"][1] + (costs[extra][1] if extra else 0)

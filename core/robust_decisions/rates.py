@@ -16,6 +16,7 @@ from scipy import stats
 
 from core.common.config import Config, choice, param
 from core.common.progress import report
+from core.common.seeding import derive_seed
 from core.robust_decisions.contextual import (ERROR_LAWS, MODELS, POLICY_LABELS, SettingConfig, average_excess,
                                               make_setting, policies_for)
 from core.robust_decisions.problems import PROBLEMS
@@ -90,7 +91,7 @@ def rate_experiment(config: RateConfig | None = None, seed: int = 0, progress=No
         for r in range(config.replicates):
             setting = make_setting(SettingConfig(problem=config.problem, noise=float(sigma), error_law=config.error_law,
                                                  model=config.model, n_train=config.n_train, n_val=config.n_val,
-                                                 n_test=config.n_test), seed=seed + 1000 * i + r)
+                                                 n_test=config.n_test), seed=derive_seed(seed, i, r))
             eta[i, r], bound_b = setting.eta_test, setting.bound
             for p in policies:
                 losses[p][i, r] = average_excess(setting, p, config.eps)[0]

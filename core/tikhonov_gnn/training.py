@@ -17,7 +17,7 @@ from torch.nn import functional as F
 from core.common.checkpoint import load_checkpoint, save_checkpoint
 from core.common.config import Config, choice, param
 from core.common.progress import report
-from core.common.seeding import make_rng, torch_seeded
+from core.common.seeding import derive_seed, make_rng, torch_seeded
 from core.tikhonov_gnn.data import Dataset
 from core.tikhonov_gnn.models import build_model
 
@@ -170,7 +170,7 @@ def cross_validate(config: TikhonovConfig, dataset: Dataset, folds: int = 10, se
         splits = KFold(folds, shuffle=True, random_state=seed).split(index)
     accuracies = []
     for fold, (tr, te) in enumerate(splits, start=1):
-        result = train(config, dataset, seed=seed + fold, train_index=tr, test_index=te)
+        result = train(config, dataset, seed=derive_seed(seed, "fold", fold), train_index=tr, test_index=te)
         accuracies.append(result.final_test_accuracy)
         if not report(progress, fold, folds, {"fold accuracy": accuracies[-1]}):
             break

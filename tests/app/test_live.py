@@ -39,10 +39,9 @@ def test_start_progress_stop_reset():
     assert snap.total == 1000 and 0 < snap.fraction < 1
     assert snap.history[0] == {"step": 1, "loss": 1.0}  # non-numeric metrics are dropped
 
-    t0 = time.monotonic()
-    assert run.stop(timeout=1.0) is True
-    assert time.monotonic() - t0 < 1.0
+    assert run.stop(timeout=10) is True
     assert run.state == STOPPED and not run.alive
+    assert run.calls_after_stop <= 1             # the stop was seen at the next progress call
     assert 5 <= run.result["steps_done"] < 1000
     assert run.result["steps_done"] == run.snapshot().step
 
