@@ -21,7 +21,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 	touch $@
 
 run: $(VENV)/.runtime
-	PYTHONPATH=. $(PY) -m streamlit run app/main.py --server.port $(PORT)
+	PYTHONPATH=. $(PY) -m app.serve --server.port $(PORT)
 
 test: $(VENV)/.dev
 	$(PY) -m pytest

@@ -19,7 +19,7 @@ import streamlit as st  # noqa: E402
 from app import home  # noqa: E402
 from app.catalog import BY_KEY, EXTRA_PAGES, SYSTEMS, by_theme  # noqa: E402
 from app.ui.pages import page_for  # noqa: E402
-from app.ui.warmup import import_page, warm_up  # noqa: E402
+from app.ui.warmup import import_page, warm_modules, warm_up  # noqa: E402
 
 st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
 
@@ -57,5 +57,5 @@ try:
         run(st.navigation([home_page, study_page], position="hidden"))
     else:
         run(st.navigation(sections))
-finally:  # after the page is drawn, so the warm-up never competes with the first view
-    warm_up(module for s in SYSTEMS if s.built for module in s.warm)
+finally:  # started with the server by app/serve.py; here only if the app was launched with plain `streamlit run`
+    warm_up(warm_modules())

@@ -1,6 +1,8 @@
 """Start a real ``streamlit run`` in a subprocess and wait until it answers healthy.
 
-Used by the end-to-end tests and by ``bench/app.py``; ``make run`` launches Streamlit directly.
+Used by the end-to-end tests and by ``bench/app.py``. The app is started as ``make run`` and the
+Docker image start it, through :mod:`app.serve` (Streamlit plus the warm-up from the first second);
+any other script (a benchmark's anchor page) through plain ``streamlit run``.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, log_path: Path, script: str = "app/main.py") -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def start_server(port: int, log_path: Path, script: str = "app/main.py", env: dict | None = None) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    launch = ["-m", "app.serve"] if script == "app/main.py" else ["-m", "streamlit", "run", script]
     with open(log_path, "wb") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
+            [sys.executable, *launch, "--server.port", str(port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 

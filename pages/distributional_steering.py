@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
+from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.distributional_steering.resampling import SCHEMES
@@ -24,6 +25,7 @@ REWARD_LABELS = {"calibration": "Mean calibration, soft (κ)", "constraint": "Me
                  "repulsion": "Kernel repulsion (γ)"}
 STRENGTH = {"calibration": ("κ", 4.0), "tilt": ("λ", 1.0), "entropy": ("γ", 1.0), "repulsion": ("γ", 10.0)}
 PARTICLES = [250, 500, 1000, 2000, 4000]
+LIVE: dict = {}   # the baselines' and the protein's live panels show by default
 GRID = np.linspace(-3, 3, 121)
 
 
@@ -42,11 +44,6 @@ def cached_density(config: ScenarioConfig):
     return target_density(config, [GRID] * BASES[config.base].dim)
 
 
-@st.cache_data(show_spinner="Running the baselines (up to a minute for the kernel rewards)…", max_entries=8)
-def cached_compare(config: ScenarioConfig, seed: int) -> pd.DataFrame:
-    return pd.DataFrame(compare(config, seed))
-
-
 def controls():
     c = st.columns([1.3, 1.6, 1, 1, 1])
     base = bound(c[0].selectbox, "Base model", key="base", options=list(BASES), format_func=BASE_LABELS.get)
@@ -54,8 +51,8 @@ def controls():
     strength = 0.0
     if reward in STRENGTH:
         name, default = STRENGTH[reward]
-        strength = bound(c[2].number_input, f"Strength {name}", key=f"strength_{reward}", min_value=0.0,
-                         max_value=50.0, value=default, step=0.5)
+        strength = bound(c[2].number_input, f"Strength {name}", key=f"strength_{reward}",
+                         min_value=0.5 if reward == "calibration" else 0.0, max_value=50.0, value=default, step=0.5)
     tx = ty = 0.0
     if reward in ("calibration", "constraint"):
         tx = bound(c[3].number_input, "Target mean x₁", key="tx", min_value=-3.0, max_value=3.0, value=0.8, step=0.1)
@@ -147,38 +144,51 @@ def marginals_figure(result, target, base_samples, dim: int) -> go.Figure:
     return fig
 
 
-@st.cache_data(show_spinner="Steering 500 conformations through the learned denoiser…", max_entries=8)
-def cached_protein(target: float, seed: int) -> dict:
-    return steer_foldedness(target, n_particles=500, seed=seed)
-
-
 def protein_section(seed: int) -> None:
     c1, c2 = st.columns([1, 2.2])
     with c1:
         target = bound(st.slider, "Target mean foldedness", key="fold_target", min_value=0.1, max_value=0.9,
                        value=0.6, step=0.05)
-        go_on = st.toggle("Run it", key="protein", help="About 5 to 20 s: 200 denoiser steps on 500 chains.")
         st.markdown(
             "A 12-bead chain with a Gō-like energy; Langevin dynamics gives a reference ensemble of folded and "
             "unfolded conformations, and a small denoiser is trained on it (shipped). The reward is the hard "
             "constraint E[foldedness] = target; the ground truth is maximum-entropy reweighting of the "
             "reference sample to the same mean.")
-    if not go_on:
+        run = live_panel(f"distributional_steering/protein:{target:.2f}:{seed}", steer_foldedness,
+                         {"target": float(target), "n_particles": 500, "seed": int(seed)},
+                         start_label="Steer 500 conformations")
+    out = run.result if run is not None and run.state in ("done", "stopped") else None
+    if out is None:
         with c2:
-            st.caption("Switch on to steer the learned protein model.")
-        return
-    try:
-        out = cached_protein(float(target), seed)
-    except ValueError as error:
-        st.error(str(error))
+            st.caption("Press the button to steer the learned protein model: 200 denoiser steps on 500 chains, "
+                       "then the same chains unsteered for comparison.")
         return
     with c2:
+        if out["stopped"]:
+            st.warning("Stopped before the end: the conformations below are still partly noisy, and the "
+                       "unsteered comparison was skipped.")
         m = st.columns(3)
         m[0].metric("Steered mean foldedness", f"{out['steered_mean']:.3f}", f"{out['steered_mean'] - target:+.3f}")
-        m[1].metric("Denoiser alone", f"{out['base_mean']:.3f}")
+        m[1].metric("Denoiser alone", "–" if out["base"] is None else f"{out['base_mean']:.3f}")
         m[2].metric("ESS", f"{out['ess']:.0f} / {len(out['steered'])}")
         show(foldedness_figure(out, target), key="chart-foldedness")
     show(chains_figure(out), key="chart-chains")
+
+
+def baselines_section(config: ScenarioConfig, seed: int) -> None:
+    key = "distributional_steering/baselines:" + ":".join(str(v) for v in config.to_dict().values()) + f":{seed}"
+    run = live_panel(key, compare, {"config": config, "seed": int(seed)},
+                     start_label="Run the baselines with the same seed and particles")
+    if run is None or run.state not in ("done", "stopped"):
+        st.caption("Unguided sampling, gradient guidance without weights, FK steering (pointwise reward) and "
+                   "particle guidance (diversity rewards), each through the same reverse diffusion.")
+        return
+    if run.state == "stopped":
+        st.warning("Stopped: the table holds the methods that finished.")
+    if run.result:
+        st.dataframe(pd.DataFrame(run.result).round(3), hide_index=True)
+    st.caption("W1: Wasserstein-1 distance of each coordinate's marginal to the exact target, averaged. "
+               "Gradient guidance without weights has no guarantee on the distribution it samples.")
 
 
 def foldedness_figure(out: dict, target: float) -> go.Figure:
@@ -189,6 +199,8 @@ def foldedness_figure(out: dict, target: float) -> go.Figure:
             ("denoiser alone", out["base"], None, COLORS[7], "dot"),
             ("steered (weighted)", out["steered"], out["weights"], COLORS[0], "solid"),
             ("max-ent reweighted reference", out["reference"], out["reference_weights"], COLORS[2], "dash")):
+        if values is None:   # a stopped run skipped it
+            continue
         density, _ = np.histogram(values, bins=bins, weights=weights, density=True)
         fig.add_trace(go.Scatter(x=centres, y=density, mode="lines", name=name,
                                  line=dict(color=color, dash=dash, shape="hvh")))
@@ -256,13 +268,7 @@ def render() -> None:
         show(marginals_figure(result, target, BASES[config.base].sample(4000, 1), dim), key="chart-marginals")
 
     st.subheader("Against the baselines", divider="gray")
-    if st.toggle("Run the baselines with the same seed and particles", key="compare",
-                 help="Unguided sampling, gradient guidance without weights, FK steering (pointwise reward), "
-                      "particle guidance (diversity rewards)."):
-        table = cached_compare(config, seed)
-        st.dataframe(table.round(3), hide_index=True)
-        st.caption("W1: Wasserstein-1 distance of each coordinate's marginal to the exact target, averaged. "
-                   "Gradient guidance without weights has no guarantee on the distribution it samples.")
+    baselines_section(config, seed)
     st.subheader("A toy protein: calibrate the mean foldedness", divider="gray")
     protein_section(seed)
     with st.expander("Details"):

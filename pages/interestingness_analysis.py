@@ -212,7 +212,7 @@ def raters_panel(store: StudyStore, study) -> None:
 
 
 def generation_panel(store: StudyStore, study) -> None:
-    from core.interestingness.generation import ChatModel, LocalModel, generate
+    from core.interestingness.generation import generate_with
 
     c1, c2, c3 = st.columns(3)
     topic = c1.selectbox("Topic", list(TOPICS), key="gen_topic")
@@ -221,18 +221,23 @@ def generation_panel(store: StudyStore, study) -> None:
     backend = st.radio("Generator and judge", ["OpenAI-compatible endpoint", "Local model directory"],
                        horizontal=True, key="gen_backend")
     if backend == "Local model directory":
-        where = st.text_input("Hugging Face causal-LM directory", key="gen_dir")
+        st.text_input("Hugging Face causal-LM directory", key="gen_dir")
+        fields, kind = {"model_dir": "gen_dir"}, "local"
     else:
         d1, d2, d3 = st.columns(3)
-        where = (d1.text_input("Base URL", "http://127.0.0.1:8000/v1", key="gen_url"),
-                 d2.text_input("Model", key="gen_model"),
-                 d3.text_input("API key (kept in memory only)", type="password", key="gen_key"))
-    if st.button("Generate and filter", key="generate"):
-        try:
-            model = LocalModel(where) if backend == "Local model directory" else ChatModel(*where[:2], where[2] or None)
-            st.session_state.verdicts = generate(model, topic, int(difficulty), int(n), judge=model)
-        except Exception as error:  # noqa: BLE001 - shown to the experimenter, nothing is stored
-            st.error(f"{type(error).__name__}: {error}")
+        d1.text_input("Base URL", "http://127.0.0.1:8000/v1", key="gen_url")
+        d2.text_input("Model", key="gen_model")
+        d3.text_input("API key (kept in memory only)", type="password", key="gen_key")
+        fields, kind = {"base_url": "gen_url", "model": "gen_model", "api_key": "gen_key"}, "endpoint"
+
+    def arguments() -> dict:   # read at the click: a value typed just before it counts
+        return {"backend": kind, "settings": {k: st.session_state.get(w, "") for k, w in fields.items()},
+                "topic": topic, "difficulty": int(difficulty), "n": int(n)}
+
+    run = live_panel(f"interestingness_generate:{study}:{kind}:{topic}:{difficulty}:{n}", generate_with, arguments,
+                     start_label="Generate and filter")
+    if run is not None and run.result is not None and run.state in ("done", "stopped"):
+        st.session_state.verdicts = run.result
     verdicts = st.session_state.get("verdicts", [])
     if verdicts:
         st.dataframe(pd.DataFrame([{"kept": v.kept, "reason": v.reason,

@@ -10,6 +10,7 @@ import streamlit as st
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
+from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.robust_decisions import (ERROR_LAWS, POLICY_LABELS, PROBLEMS, RateConfig, SettingConfig, average_excess,
@@ -19,6 +20,7 @@ from core.robust_decisions.assets import shipped_rates
 from core.robust_decisions.contextual import typical_range
 
 SYSTEM = BY_KEY["robust_decisions"]
+LIVE: dict = {"seed": 1}   # another seed than the shipped one shows the rate experiment's live panel
 LAW_LABELS = {"gaussian": "Gaussian (typical)", "three_point": "three-point (worst case)"}
 POLICY_COLORS = {"follow": COLORS[3], "robust": COLORS[0], "robust_theory": COLORS[2], "robust_tuned": COLORS[4],
                  "ric_h": COLORS[1]}
@@ -46,13 +48,26 @@ def cached_eps_curve(problem: str, noise: float, law: str, seed: int):
     return grid, losses, tune_eps(setting)
 
 
-@st.cache_data(show_spinner="Running the rate experiment…", max_entries=16)
-def cached_rates(problem: str, law: str, seed: int):
+@st.cache_data(show_spinner=False, max_entries=16)
+def cached_shipped_rates(problem: str, law: str):
+    return shipped_rates(problem, law)
+
+
+def rates_for(problem: str, law: str, seed: int):
+    """The rate experiment to draw: the shipped one for the shipped seed, else a live run for this seed.
+
+    Returns (result or None, a caption saying which). A new seed's experiment (10 noise levels x 5
+    replicates) runs only on a click, with progress and Stop; until then the shipped seed is shown.
+    """
+    shipped = cached_shipped_rates(problem, law)
     if seed == SHIPPED_SEED:
-        shipped = shipped_rates(problem, law)
-        if shipped is not None:
-            return shipped
-    return rate_experiment(RateConfig(problem=problem, error_law=law), seed=seed)
+        return shipped, f"the shipped experiment (seed {SHIPPED_SEED})"
+    run = live_panel(f"robust_decisions:{problem}:{law}:{seed}", rate_experiment,
+                     {"config": RateConfig(problem=problem, error_law=law), "seed": int(seed)},
+                     start_label=f"Run the rate experiment for seed {seed}")
+    if run is not None and run.result is not None and run.state in ("done", "stopped"):
+        return run.result, f"your run for seed {seed}" + (" (stopped early)" if run.state == "stopped" else "")
+    return shipped, f"the shipped experiment (seed {SHIPPED_SEED}) until you run seed {seed}"
 
 
 def render() -> None:
@@ -105,9 +120,10 @@ def render() -> None:
             f"{setting.s_test.size:,} contexts; too small an ε keeps the cliff, too large pays the gap "
             f"everywhere, and ε*(η) balances the two in the worst case.")
 
-    rates = cached_rates(key, law, seed)
     left, right = st.columns(2)
     with left:
+        rates, source = rates_for(key, law, seed)
+        st.caption(f"Showing {source}.")
         show(rate_figure(rates), key="chart-rates")
     with right:
         show(decision_figure(problem, curves), key="chart-decision")

@@ -28,6 +28,26 @@ _thread: threading.Thread | None = None
 log = logging.getLogger(__name__)
 
 
+def warm_modules(setting: str | None = None) -> list[str]:
+    """The modules ``PAPERLAB_WARM`` (or ``setting``) asks for: ``all``, ``none`` or system keys.
+
+    Raises ``ValueError`` naming the variable for an unknown key.
+    """
+    import os
+
+    from app.catalog import BY_KEY, SYSTEMS
+
+    raw = (os.environ.get("PAPERLAB_WARM", "all") if setting is None else setting).strip() or "all"
+    if raw == "none":
+        return []
+    keys = [s.key for s in SYSTEMS if s.built] if raw == "all" else [k.strip() for k in raw.split(",") if k.strip()]
+    unknown = [k for k in keys if k not in BY_KEY or not BY_KEY[k].built]
+    if unknown:
+        built = ", ".join(s.key for s in SYSTEMS if s.built)
+        raise ValueError(f"PAPERLAB_WARM: {unknown[0]!r} is not a built system; allowed all, none or keys of {built}")
+    return sorted({module for key in keys for module in BY_KEY[key].warm})
+
+
 def warm_up(modules: Iterable[str]) -> threading.Thread:
     """Start the warm-up thread if it is not running yet; return it (``join()`` waits for it)."""
     global _thread

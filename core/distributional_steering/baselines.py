@@ -16,25 +16,30 @@ import numpy as np
 from scipy.spatial.distance import cdist
 from scipy.special import softmax
 
+from core.common.progress import report
 from core.common.seeding import make_rng
 from core.distributional_steering import sde
 from core.distributional_steering.resampling import ess, resample
 from core.distributional_steering.steer import SteeringResult, check_run, guidance_gradient
 
 
-def _run(base, n_particles, seed, n_steps, drift=None):
+def _run(base, n_particles, seed, n_steps, drift=None, progress=None):
     """Reverse diffusion with an optional extra drift(x, z, t) -> [n, d] (scaled by the step's
-    variance); final Tweedie positions."""
+    variance); final Tweedie positions. A stop (``progress`` returning False) returns the current
+    Tweedie predictions at once."""
     rng = make_rng(seed)
     grid = sde.time_grid(n_steps)
     x = rng.standard_normal((n_particles, base.dim))
+    s = grid[0]
     for k in range(n_steps):
         t, s = grid[k], grid[k + 1]
         score = base.score(x, t)
         mean, var = sde.reverse_mean(x, score, t, s)
         extra = 0.0 if drift is None else var * drift(x, sde.tweedie(x, score, t), t)
         x = mean + extra + np.sqrt(var) * rng.standard_normal(x.shape)
-    return sde.tweedie(x, base.score(x, grid[-1]), grid[-1])
+        if not report(progress, k + 1, n_steps, {}):
+            break
+    return sde.tweedie(x, base.score(x, s), s)
 
 
 def _uniform(positions):
@@ -42,12 +47,12 @@ def _uniform(positions):
     return SteeringResult(positions, np.full(n, 1.0 / n), np.array([]), np.array([]), np.array([]), np.array([]))
 
 
-def unguided(base, n_particles: int = 1000, seed: int = 0, n_steps: int = 200) -> SteeringResult:
-    return _uniform(_run(base, n_particles, seed, n_steps))
+def unguided(base, n_particles: int = 1000, seed: int = 0, n_steps: int = 200, progress=None) -> SteeringResult:
+    return _uniform(_run(base, n_particles, seed, n_steps, progress=progress))
 
 
 def gradient_guidance(base, reward, n_particles: int = 1000, seed: int = 0, n_steps: int = 200,
-                      scale: float = 1.0, every: int = 5) -> SteeringResult:
+                      scale: float = 1.0, every: int = 5, progress=None) -> SteeringResult:
     """The potential is re-solved on the unweighted particles every ``every`` steps, as in steer."""
     state = {"step": 0, "potential": None}
 
@@ -56,23 +61,23 @@ def gradient_guidance(base, reward, n_particles: int = 1000, seed: int = 0, n_st
             state["potential"] = reward.solve(z, np.zeros(len(z)))
         state["step"] += 1
         return scale * guidance_gradient(base, state["potential"], x, t)
-    return _uniform(_run(base, n_particles, seed, n_steps, drift))
+    return _uniform(_run(base, n_particles, seed, n_steps, drift, progress))
 
 
 def particle_guidance(base, gamma: float, bandwidth: float = 0.5, n_particles: int = 1000, seed: int = 0,
-                      n_steps: int = 200) -> SteeringResult:
+                      n_steps: int = 200, progress=None) -> SteeringResult:
     def drift(x, z, t):
         k = np.exp(-0.5 * cdist(z, z, "sqeuclidean") / bandwidth**2)
         # -grad_z of gamma * mean_j k(z_i, z_j) = gamma/h^2 mean_j k_ij (z_i - z_j), carried to x by
         # 1/alpha_t (d z / d x ~ 1/alpha_t)
         push = (k.sum(1)[:, None] * z - k @ z) / len(z)
         return gamma * push / bandwidth**2 / sde.alpha(t)
-    return _uniform(_run(base, n_particles, seed, n_steps, drift))
+    return _uniform(_run(base, n_particles, seed, n_steps, drift, progress))
 
 
 def fk_steering(base, fn, lam: float, n_particles: int = 1000, seed: int = 0, ess_threshold: float = 0.5,
                 window: tuple = (0.0, 1.0), resampling: str = "systematic", n_steps: int = 200,
-                every: int = 5) -> SteeringResult:
+                every: int = 5, progress=None) -> SteeringResult:
     check_run(n_particles, ess_threshold, window, resampling, n_steps, every)
     rng = make_rng(seed)
     grid = sde.time_grid(n_steps)
@@ -95,4 +100,8 @@ def fk_steering(base, fn, lam: float, n_particles: int = 1000, seed: int = 0, es
                 idx = resample(logw, rng, resampling)
                 x, r_prev, logw = x[idx], r_prev[idx], np.zeros(n_particles)
                 resampled.append(s)
+        if not report(progress, k + 1, n_steps, {}):
+            if not last:   # a stop returns the current predictions with their weights
+                z = sde.tweedie(x, base.score(x, s), s)
+            break
     return SteeringResult(z, softmax(logw), np.array(ess_t), np.array(ess_v), np.array(resampled), np.array([]))

@@ -16,6 +16,7 @@ import numpy as np
 from scipy.stats import wasserstein_distance
 
 from core.common.config import Config, choice, param
+from core.common.progress import report
 from core.common.seeding import make_rng
 from core.distributional_steering.base import GaussianMixtureBase
 from core.distributional_steering.baselines import fk_steering, gradient_guidance, particle_guidance, unguided
@@ -31,6 +32,7 @@ BASES = {
 }
 REWARDS = ("calibration", "constraint", "tilt", "entropy", "repulsion")
 REPULSION_BANDWIDTH = 0.5
+STEPS = 200   # reverse-diffusion steps of every sampler here (steer's and the baselines' default)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,9 @@ class ScenarioConfig(Config):
     guidance: bool = choice(False, (False, True))
 
     def validate(self) -> None:
+        if self.reward == "calibration" and self.strength <= 0:
+            raise ValueError(f"strength: kappa = {self.strength:g} gives no calibration; allowed (0, 50] for the "
+                             "calibration reward")
         if self.window_start >= self.window_end:
             raise ValueError(f"window_end: {self.window_end} is not after window_start={self.window_start}; "
                              "allowed window_start < window_end")
@@ -132,30 +137,51 @@ def spread(positions, weights) -> float:
     return float(np.sqrt(weights @ (centred**2).sum(1)))
 
 
-def compare(config: ScenarioConfig, seed: int = 0) -> list[dict]:
-    """The scheme and the baselines that apply, each with its mean, W1 to the target, spread, ESS, time."""
+class _Chain:
+    """One progress callback over several runs: run i's steps follow run i - 1's, Stop ends them all."""
+
+    def __init__(self, progress, total: int):
+        self.progress, self.total, self.offset, self.stopped = progress, total, 0, False
+
+    def __call__(self, step: int, _total: int, metrics: dict) -> bool:
+        if not report(self.progress, self.offset + step, self.total, metrics):
+            self.stopped = True
+        return not self.stopped
+
+
+def compare(config: ScenarioConfig, seed: int = 0, progress=None) -> list[dict]:
+    """The scheme and the baselines that apply, each with its mean, W1 to the target, spread, ESS, time.
+
+    ``progress`` sees every method's diffusion steps one after another; a stop ends the method that
+    is running and skips the rest, so the rows hold the methods that finished (and no exact-target row).
+    """
     base, reward, n = base_of(config), make_reward(config), config.n_particles
-    methods = {"mean-field particles": lambda: run(config, seed),
-               "unguided": lambda: unguided(base, n, seed),
-               "gradient guidance only": lambda: gradient_guidance(base, reward, n, seed)}
+    window = (config.window_start, config.window_end)
+    methods = {"mean-field particles": lambda p: run(config, seed, progress=p),
+               "unguided": lambda p: unguided(base, n, seed, progress=p),
+               "gradient guidance only": lambda p: gradient_guidance(base, reward, n, seed, progress=p)}
     if config.reward == "tilt":
-        methods["FK steering"] = lambda: fk_steering(base, linear_reward, config.strength, n, seed,
-                                                     config.ess_threshold, (config.window_start, config.window_end),
-                                                     config.resampling)
+        methods["FK steering"] = lambda p: fk_steering(base, linear_reward, config.strength, n, seed,
+                                                       config.ess_threshold, window, config.resampling, progress=p)
     if config.reward in ("repulsion", "entropy"):
-        methods["particle guidance"] = lambda: particle_guidance(base, config.strength, REPULSION_BANDWIDTH, n, seed)
+        methods["particle guidance"] = lambda p: particle_guidance(base, config.strength, REPULSION_BANDWIDTH, n,
+                                                                   seed, progress=p)
     exact = exact_target(config)
+    chain = _Chain(progress, STEPS * len(methods))
     rows = []
-    for name, fn in methods.items():
+    for i, (name, fn) in enumerate(methods.items()):
+        chain.offset = i * STEPS
         t = time.perf_counter()
-        result = fn()
+        result = fn(chain)
+        if chain.stopped:
+            break
         seconds = time.perf_counter() - t
         w = result.weights
         row = {"method": name, "seconds": seconds, "ESS": float(1.0 / (w @ w)), "spread": spread(result.positions, w)}
         row.update({f"mean x{k + 1}": float(v) for k, v in enumerate(w @ result.positions)})
         row["W1 to target"] = distance(result.positions, w, exact) if exact is not None else float("nan")
         rows.append(row)
-    if exact is not None:
+    if exact is not None and not chain.stopped:
         rows.append({"method": "exact target", "seconds": float("nan"), "ESS": float("nan"),
                      "spread": spread(exact, np.full(len(exact), 1 / len(exact))),
                      **{f"mean x{k + 1}": float(v) for k, v in enumerate(exact.mean(0))}, "W1 to target": 0.0})
@@ -164,21 +190,31 @@ def compare(config: ScenarioConfig, seed: int = 0) -> list[dict]:
 
 def steer_foldedness(target: float, n_particles: int = 500, seed: int = 0, progress=None) -> dict:
     """The protein task: the hard constraint E[foldedness] = target through the shipped learned denoiser,
-    with the denoiser's own samples and the max-ent reweighted reference sample for comparison."""
-    from core.distributional_steering.baselines import unguided
+    with the denoiser's own samples and the max-ent reweighted reference sample for comparison.
+
+    ``progress`` sees the steered run's steps, then the unguided run's; after a stop the result holds
+    ``"stopped": True`` and only what was done (the unguided comparison is skipped).
+    """
     from core.distributional_steering.protein import foldedness, load_protein, maxent_reweight, native_structure
 
     base, reference = load_protein()
     f_ref = foldedness(reference)
     reference_weights = maxent_reweight(f_ref, target)      # validates the target against the reference range
     reward = MomentConstraint([target], statistic=lambda z: foldedness(z)[:, None])
-    result = steer(base, reward, n_particles, seed=seed, progress=progress)
+    chain = _Chain(progress, 2 * STEPS)
+    result = steer(base, reward, n_particles, seed=seed, progress=chain)
     f = foldedness(result.positions)
     top = np.argsort(result.weights)[::-1][:3]
-    return {"steered": f, "weights": result.weights, "steered_mean": float(result.weights @ f),
-            "ess": float(1 / (result.weights @ result.weights)),
-            "base": (f_base := foldedness(unguided(base, n_particles, seed).positions)),
-            "base_mean": float(f_base.mean()),
-            "reference": f_ref, "reference_weights": reference_weights,
-            "native": native_structure().reshape(-1, 3), "shown": [result.positions[i].reshape(-1, 3) for i in top],
-            "shown_foldedness": [float(f[i]) for i in top]}
+    out = {"steered": f, "weights": result.weights, "steered_mean": float(result.weights @ f),
+           "ess": float(1 / (result.weights @ result.weights)), "reference": f_ref,
+           "reference_weights": reference_weights, "native": native_structure().reshape(-1, 3),
+           "shown": [result.positions[i].reshape(-1, 3) for i in top], "shown_foldedness": [float(f[i]) for i in top],
+           "stopped": chain.stopped, "base": None, "base_mean": float("nan")}
+    if not chain.stopped:
+        chain.offset = STEPS
+        base_run = unguided(base, n_particles, seed, progress=chain)
+        if not chain.stopped:
+            out["base"] = foldedness(base_run.positions)
+            out["base_mean"] = float(out["base"].mean())
+    out["stopped"] = chain.stopped
+    return out

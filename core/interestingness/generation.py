@@ -20,6 +20,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from core.common.progress import report
 from core.interestingness.problems import TOPICS, Problem
 
 GENERATION_PROMPT_VERSION = "gen-v1"
@@ -90,27 +91,51 @@ def check_reply(raw: str, topic: str, difficulty: int, problem_id: str) -> Probl
 
 
 def generate(model, topic: str, difficulty: int, n: int = 1, judge=None, prefix: str = "gen",
-             temperature: float = 0.8) -> list[Verdict]:
-    """Ask ``model`` for ``n`` problems and filter each; returns a verdict per reply."""
+             temperature: float = 0.8, progress=None) -> list[Verdict]:
+    """Ask ``model`` for ``n`` problems and filter each; returns a verdict per reply (fewer if stopped)."""
     if topic not in TOPICS:
         raise ValueError(f"topic: {topic!r} is not allowed; allowed {', '.join(TOPICS)}")
     if not isinstance(difficulty, int) or not 1 <= difficulty <= 5:
         raise ValueError(f"difficulty: {difficulty!r}; allowed integers 1..5")
     verdicts = []
     for i in range(n):
-        raw = model.complete(generation_prompt(topic, difficulty), max_tokens=400, temperature=temperature)
-        try:
-            problem = check_reply(raw, topic, difficulty, f"{prefix}-{topic.replace(' ', '_')}-{difficulty}-{i}")
-        except ValueError as error:
-            verdicts.append(Verdict(None, False, str(error), raw))
-            continue
-        if judge is not None:
-            said = judge.complete(judge_prompt(problem.statement), max_tokens=2, temperature=0.0).strip().lower()
-            if not said.startswith("yes"):
-                verdicts.append(Verdict(problem, False, f"judge: answered {said[:20]!r} to well-posedness", raw))
-                continue
-        verdicts.append(Verdict(problem, True, "kept", raw))
+        verdicts.append(_one(model, judge, topic, difficulty, f"{prefix}-{topic.replace(' ', '_')}-{difficulty}-{i}",
+                             temperature))
+        if not report(progress, i + 1, n, {"kept": sum(v.kept for v in verdicts)}):
+            break
     return verdicts
+
+
+def _one(model, judge, topic: str, difficulty: int, problem_id: str, temperature: float) -> Verdict:
+    raw = model.complete(generation_prompt(topic, difficulty), max_tokens=400, temperature=temperature)
+    try:
+        problem = check_reply(raw, topic, difficulty, problem_id)
+    except ValueError as error:
+        return Verdict(None, False, str(error), raw)
+    if judge is not None:
+        said = judge.complete(judge_prompt(problem.statement), max_tokens=2, temperature=0.0).strip().lower()
+        if not said.startswith("yes"):
+            return Verdict(problem, False, f"judge: answered {said[:20]!r} to well-posedness", raw)
+    return Verdict(problem, True, "kept", raw)
+
+
+def generate_with(backend: str, settings: dict, topic: str, difficulty: int, n: int = 1, progress=None
+                  ) -> list[Verdict]:
+    """:func:`generate` with the model that ``backend`` names also as the judge.
+
+    Parameters
+    ----------
+    backend : {"endpoint", "local"}
+        An OpenAI-compatible endpoint (``settings``: ``base_url``, ``model``, optional ``api_key``) or a
+        local Hugging Face causal-LM directory (``settings``: ``model_dir``).
+    """
+    if backend == "local":
+        model = LocalModel(settings.get("model_dir", ""))
+    elif backend == "endpoint":
+        model = ChatModel(settings.get("base_url", ""), settings.get("model", ""), settings.get("api_key") or None)
+    else:
+        raise ValueError(f"backend: {backend!r} is not an option; allowed 'endpoint', 'local'")
+    return generate(model, topic, int(difficulty), int(n), judge=model, progress=progress)
 
 
 class ChatModel:

@@ -42,3 +42,23 @@ def test_a_failing_page_import_is_left_for_the_page(tmp_path, monkeypatch):
     (tmp_path / "wu_broken.py").write_text("raise RuntimeError('broken on purpose')\n")
     warmup.import_page(["wu_broken", "wu_missing_module_xyz"])   # no exception here: the page reports it
     assert "wu_broken" not in sys.modules and warmup._waiting == 0
+
+
+def test_the_warm_up_setting_names_what_to_import(monkeypatch):
+    import pytest
+
+    from app.catalog import BY_KEY, SYSTEMS
+
+    built = [s for s in SYSTEMS if s.built]
+    everything = sorted({m for s in built for m in s.warm})
+    monkeypatch.delenv("PAPERLAB_WARM", raising=False)
+    assert warmup.warm_modules() == everything
+    assert warmup.warm_modules("none") == []
+    assert warmup.warm_modules("interestingness") == sorted(BY_KEY["interestingness"].warm)
+    assert "torch" not in warmup.warm_modules("interestingness")          # a study replica holds no torch
+    assert warmup.warm_modules(" grace , robust_decisions ") == sorted(set(BY_KEY["grace"].warm)
+                                                                      | set(BY_KEY["robust_decisions"].warm))
+    monkeypatch.setenv("PAPERLAB_WARM", "none")
+    assert warmup.warm_modules() == []
+    with pytest.raises(ValueError, match="^PAPERLAB_WARM: 'no_such_system' is not a built system; allowed all, none"):
+        warmup.warm_modules("grace,no_such_system")

@@ -11,6 +11,17 @@ def metrics(at):
     return {m.label: m.value for m in at.metric}
 
 
+def run_panel(at, prefix):
+    """Click the live panel whose key starts with ``prefix``, wait for its worker, redraw; the run."""
+    start = next(b.key for b in at.button if b.key and b.key.startswith(f"liverun:{prefix}") and b.key.endswith(":start"))
+    at.button(key=start).click().run()
+    run = at.session_state[start.removesuffix(":start")]
+    assert run.wait(300) and run.state == "done", (run.state, run.error)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return run
+
+
 def test_default_view_lands_on_the_exact_target():
     at = apptest.open_page("distributional_steering")
     assert at.title[0].value == "Distributional steering of diffusion" and not at.exception
@@ -30,8 +41,9 @@ def test_hard_constraint_hits_the_target_and_baselines_compare():
     at = apptest.open_page("distributional_steering", reward=REWARD_LABELS["constraint"], tx=0.5, ty=0.0)
     mean = [float(v) for v in metrics(at)["Weighted mean"].split(",")]
     assert np.allclose(mean, [0.5, 0.0], atol=0.005)
-    at.toggle(key="compare").set_value(True).run()
+    run = run_panel(at, "distributional_steering/baselines:")
     table = at.dataframe[0].value.set_index("method")
+    assert list(table.index) == [row["method"] for row in run.result]        # the table is the run's result
     assert table.loc["mean-field particles", "W1 to target"] < 0.05
     assert table.loc["unguided", "W1 to target"] > 0.3
 
@@ -48,8 +60,9 @@ def test_snapshot_slider_and_bad_window():
 def test_protein_section_calibrates_foldedness():
     at = apptest.open_page("distributional_steering", fold_target=0.6)
     assert "Steered mean foldedness" not in metrics(at)             # not run at first view
-    at.toggle(key="protein").set_value(True).run()
+    run = run_panel(at, "distributional_steering/protein:0.60")
     shown = metrics(at)
+    assert float(shown["Steered mean foldedness"]) == round(run.result["steered_mean"], 3)
     assert abs(float(shown["Steered mean foldedness"]) - 0.6) < 0.02
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     names = {d.get("name") for s in specs for d in s["data"]}

@@ -77,3 +77,20 @@ def test_kept_problems_join_the_pool_without_their_label(tmp_path):
     shown = [it for it in items if it.id == verdict.problem.id]
     assert shown and all("generated" not in it.statement and not hasattr(it, "source") for it in shown)
     store.close()
+
+
+def test_a_stop_ends_generation_after_the_current_problem():
+    from core.common.progress import ProgressLog
+
+    model = Scripted(GOOD)
+    log = ProgressLog(stop_after=2)
+    verdicts = generate(model, "algebra", 1, n=10, judge=Scripted("yes"), progress=log)
+    assert len(verdicts) == 2 and log.steps == [1, 2] and len(model.prompts) == 2   # no further model calls
+    assert log.metrics[-1] == {"kept": 2}
+
+
+def test_generate_with_names_a_bad_backend():
+    from core.interestingness.generation import generate_with
+
+    with pytest.raises(ValueError, match="^backend: 'cloud' is not an option; allowed 'endpoint', 'local'"):
+        generate_with("cloud", {}, "algebra", 1)

@@ -1,0 +1,35 @@
+"""Serve Paperlab: ``python -m app.serve [streamlit options]`` is ``streamlit run app/main.py`` plus a warm-up.
+
+The background warm-up (:mod:`app.ui.warmup`) starts here, with the server, so a link opened
+directly as the first URL of a fresh server finds the heavy libraries of the pages being imported
+already. What it imports is set by ``PAPERLAB_WARM``:
+
+- ``all`` (default): every built page's heavy modules (``System.warm`` in the catalog);
+- ``none``: nothing, for a replica that should hold only what its visitors use;
+- a comma-separated list of system keys, e.g. ``interestingness`` for a study-only replica.
+
+First views never need these modules (they read shipped arrays); training and probing do.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from streamlit.web import cli
+
+    from app.ui.warmup import warm_modules, warm_up
+
+    warm_up(warm_modules())
+    sys.argv = ["streamlit", "run", str(ROOT / "app" / "main.py"), *(sys.argv[1:] if argv is None else argv)]
+    return cli.main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
