@@ -13,10 +13,17 @@ from app.ui.controls import bound, seed_input
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
-from core.grace.scenes import ATTRIBUTES, VIDEO_ATTRIBUTES, make_scene, make_scenes
+from app.ui.warmup import import_page
+from core.grace.composer import CLIP_SEED, embed_scene
+from core.grace.refit import refit_curve
+from core.grace.scenes import ATTRIBUTES, VIDEO_ATTRIBUTES, make_scene
+from core.grace.shipped import load_embeddings, load_shipped
 
 SYSTEM = BY_KEY["grace"]
-TEST_SEED = 202
+LIVE: dict = {}                  # the refit panel shows by default
+PROBED = "grace:probed"          # session: {scene key: embedding} embedded live with the small CLIP
+CLIP_ON = "grace:clip-on"        # session: the visitor has asked for the CLIP once; embed off-grid scenes at once
+CLIP_MODULES = ("torch", "transformers.models.clip.modeling_clip", "core.grace.clip")
 MAIN_COLUMNS = {"method": "method", "L0": "L0", "reconstruction cosine (centred)": "reconstruction",
                 "trustworthiness": "trustworthiness", "triplet agreement": "triplets",
                 "similarity Spearman": "similarity ρ", "concept-attribute agreement": "attribute agreement",
@@ -33,21 +40,46 @@ HELP = {"L0": "mean active concepts per scene (matched across methods)",
 
 @st.cache_resource(show_spinner=False)
 def shipped():
-    from core.grace.ship import load_shipped
-
     return load_shipped()
 
 
-@st.cache_resource(show_spinner="Loading the small CLIP…")
+@st.cache_resource(show_spinner=False)
+def shipped_embeddings():
+    return load_embeddings()
+
+
+@st.cache_resource(show_spinner=False)
 def clip_model():
+    import_page(CLIP_MODULES)   # under the shell's import lock: never race the warm-up for a half-built module
     from core.grace.clip import load_model
 
     return load_model()
 
 
-@st.cache_data(show_spinner=False)
-def test_attributes(n: int, video: bool) -> list:
-    return make_scenes(n, TEST_SEED, video=video).attributes
+def scene_key(attrs: dict, second: dict | None, seed: int, video: bool = False) -> str:
+    return repr((sorted(attrs.items()), sorted((second or {}).items()), int(seed), video))
+
+
+def scene_embedding(attrs: dict, second: dict | None, seed: int, video: bool = False) -> np.ndarray | None:
+    """The shipped embedding of this scene, else one embedded live for this session; None if neither.
+
+    Live embedding happens only once the visitor has asked for the CLIP (:func:`probe`): from then on
+    the model is loaded and one scene takes milliseconds, so off-grid scenes are embedded as they come.
+    """
+    found = shipped_embeddings().scenes.lookup(attrs, second, seed, video)
+    if found is None:
+        found = st.session_state.get(PROBED, {}).get(scene_key(attrs, second, seed, video))
+    if found is None and st.session_state.get(CLIP_ON):
+        found = probe(attrs, second, seed, video)
+    return found
+
+
+def probe(attrs: dict, second: dict | None, seed: int, video: bool = False) -> np.ndarray:
+    """Load the small CLIP (imports torch and transformers) and embed this one scene for the session."""
+    st.session_state[CLIP_ON] = True
+    embedding = embed_scene(attrs, second, seed=seed, video=video, model=clip_model())
+    st.session_state.setdefault(PROBED, {})[scene_key(attrs, second, seed, video)] = embedding
+    return embedding
 
 
 def attribute_controls(names: dict, prefix: str, defaults: dict) -> dict:
@@ -76,20 +108,33 @@ def render() -> None:
     with c4:
         seed = seed_input()
     scene = make_scene(attrs, second, seed=seed)
-    embedding = embed(scene.images)
+    embedding = scene_embedding(attrs, second, seed)
     left, right = st.columns([1, 2.6])
     with left:
         st.image(upscale(scene.images[0]), caption=scene.captions[0], width=230)
     with right:
-        codes = {m: image_methods[m].encode(embedding)[0] for m in ("GRACE", "SpLiCE")}
-        show(concept_bars(codes, image_methods["GRACE"].vocabulary, attrs), key="chart-concepts")
-    m = st.columns(4)
-    for i, name in enumerate(("GRACE", "SpLiCE")):
-        fitted = image_methods[name]
-        recon = fitted.reconstruct(codes[name][None])
-        cos = float(recon[0] @ embedding[0] / np.linalg.norm(embedding[0]))
-        m[2 * i].metric(f"{name}: reconstruction cosine", f"{cos:.3f}")
-        m[2 * i + 1].metric(f"{name}: active concepts", int((np.abs(codes[name]) > 1e-6).sum()))
+        if embedding is None:
+            st.info(f"Every composition is shipped already embedded at seed {shipped_embeddings().scenes.image_seed}; "
+                    f"this one, at seed {seed}, is not. Embedding it loads the small CLIP on this server (torch "
+                    "and transformers: seconds the first time); after that, every scene you compose is embedded "
+                    "as you go.")
+            if st.button("Embed this scene with the small CLIP", key="probe", icon=":material/bolt:"):
+                with st.spinner("Loading the small CLIP and embedding the scene…"):
+                    probe(attrs, second, seed)
+                st.rerun()
+        else:
+            codes = {m: image_methods[m].encode(embedding)[0] for m in ("GRACE", "SpLiCE")}
+            show(concept_bars(codes, image_methods["GRACE"].vocabulary, attrs), key="chart-concepts")
+            if shipped_embeddings().scenes.lookup(attrs, second, seed) is None:
+                st.caption("Embedded live with the small CLIP: this scene is not among the shipped ones.")
+    if embedding is not None:
+        m = st.columns(4)
+        for i, name in enumerate(("GRACE", "SpLiCE")):
+            fitted = image_methods[name]
+            recon = fitted.reconstruct(codes[name][None])
+            cos = float(recon[0] @ embedding[0] / np.linalg.norm(embedding[0]))
+            m[2 * i].metric(f"{name}: reconstruction cosine", f"{cos:.3f}")
+            m[2 * i + 1].metric(f"{name}: active concepts", int((np.abs(codes[name]) > 1e-6).sum()))
 
     st.subheader("The global concept map", divider="gray")
     c1, c2, c3 = st.columns([2, 1.6, 1])
@@ -128,12 +173,6 @@ def render() -> None:
     refit_section(doc)
 
 
-def embed(images) -> np.ndarray:
-    from core.grace.clip import embed_images
-
-    return embed_images(clip_model(), images)
-
-
 def upscale(image: np.ndarray, factor: int = 8) -> np.ndarray:
     return image.repeat(factor, 0).repeat(factor, 1)
 
@@ -152,13 +191,13 @@ def concept_bars(codes: dict, vocabulary: list, truth: dict, top: int = 6) -> go
     return fig
 
 
-def concept_map(methods: dict, colour_by: str, point: np.ndarray, projection: str = "lda",
+def concept_map(methods: dict, colour_by: str, point: np.ndarray | None, projection: str = "lda",
                 show_distractors: bool = False) -> go.Figure:
     from core.grace.concept_map import biplot, projection_axes
 
     grace = methods["GRACE"]
     z = grace.space.centre(methods["test_embeddings"])
-    attrs = test_attributes(len(z), False)
+    attrs = shipped_embeddings().test_attributes
     labels = [a[colour_by] for a in attrs]
     axes = projection_axes(z, labels, projection)
     xy, ends = biplot(z, grace.dictionary, axes)
@@ -184,9 +223,11 @@ def concept_map(methods: dict, colour_by: str, point: np.ndarray, projection: st
     points = np.array(points).reshape(-1, 2)
     fig.add_trace(go.Scatter(x=points[:, 0], y=points[:, 1], mode="text", text=words, showlegend=False,
                              textfont=dict(color=colours, size=13), hoverinfo="skip"))
-    here = (grace.space.centre(point) - z.mean(0)) @ axes.T
-    fig.add_trace(go.Scatter(x=here[:, 0], y=here[:, 1], mode="markers", name="your scene",
-                             marker=dict(symbol="star", size=18, color="black", line=dict(color="white", width=1))))
+    if point is not None:
+        here = (grace.space.centre(point) - z.mean(0)) @ axes.T
+        fig.add_trace(go.Scatter(x=here[:, 0], y=here[:, 1], mode="markers", name="your scene",
+                                 marker=dict(symbol="star", size=18, color="black",
+                                             line=dict(color="white", width=1))))
     names = ("LD1", "LD2" if colour_by != "size" else "PC1 of the rest") if projection == "lda" else ("PC1", "PC2")
     fig.update_layout(height=540, xaxis_title=names[0], yaxis_title=names[1], yaxis_scaleanchor="x")
     return fig
@@ -209,7 +250,7 @@ def claim_summary(table: list) -> str:
 def video_section(methods: dict) -> None:
     attrs = attribute_controls(VIDEO_ATTRIBUTES, "v_", {"shape": "square", "colour": "yellow", "size": "large",
                                                         "motion": "rightward"})
-    clip = make_scene(attrs, None, seed=1, video=True)
+    clip = make_scene(attrs, None, seed=CLIP_SEED, video=True)
     frames = clip.images[0]
     left, right = st.columns([3.2, 1])
     gap = np.full((96, 6, 3), 255, np.uint8)
@@ -217,7 +258,10 @@ def video_section(methods: dict) -> None:
                caption=f"{clip.captions[0]}: the 8 frames")
     weights = np.linspace(0.25, 1.0, len(frames))[:, None, None, None]
     right.image(upscale((frames * weights).max(0).astype(np.uint8), 3), caption="all frames at once, later brighter")
-    embedding = embed(clip.images)
+    embedding = scene_embedding(attrs, None, CLIP_SEED, video=True)
+    if embedding is None:    # every clip the controls can make is shipped; a missing one means stale assets
+        st.error("This clip is missing from assets/grace/embeddings.npz: run python -m core.grace.ship embeddings.")
+        return
     codes = {m: methods[m].encode(embedding)[0] for m in ("GRACE", "SpLiCE")}
     show(concept_bars(codes, methods["GRACE"].vocabulary, attrs), key="chart-video-concepts")
     st.caption("A clip's embedding is the mean of its frames plus a learned map of how they change; a mean of "
@@ -225,31 +269,34 @@ def video_section(methods: dict) -> None:
 
 
 def refit_section(doc: dict) -> None:
-    from core.grace.refit import refit_curve
-
     c1, c2 = st.columns(2)
     geometry = bound(c1.slider, "Geometry weight γ", key="gamma", min_value=0.0, max_value=4.0, value=2.0, step=0.5,
                      help="Weight of the neighbourhood-matching term; 0 turns it off")
     sweep = bound(c2.segmented_control, "Sparsity weights α to sweep", key="alphas",
                   options=["light (3 fits)", "full (6 fits)"], default="light (3 fits)") or "light (3 fits)"
     run = live_panel(f"grace:{geometry}:{sweep}", refit_curve, {"geometry": geometry, "full": sweep.startswith("full")},
-                     start_label="Refit (about 10 s)")
-    live = run.result if run is not None and run.state == "done" else None
-    show(tradeoff_figure(doc["curves"]["image"], live, geometry), key="chart-tradeoff")
+                     start_label="Refit")
+    live = run.result if run is not None and run.state in ("done", "stopped") else None
+    show(tradeoff_figure(doc["curves"]["image"], live), key="chart-tradeoff")
+    if live is not None and live.stopped:
+        st.caption(f"Stopped after {len(live.l0)} of {live.planned} fits: the live curve shows the fits that "
+                   "finished; the one in progress was dropped unscored." if len(live.l0) else
+                   f"Stopped before the first of {live.planned} fits finished: nothing to add to the curves.")
     st.markdown("**The trade-off.** Each point is one fit, scored on held-out scenes: fewer active concepts "
                 "(left) cost reconstruction and neighbourhood faithfulness. The shipped curves are GRACE with and "
-                "without its geometry term and SpLiCE across its λ; a live refit adds your γ.")
+                "without its geometry term and SpLiCE across its λ; a live refit adds your γ, fitted on the "
+                "same shipped embeddings.")
 
 
-def tradeoff_figure(curves: list, live: list | None, geometry: float) -> go.Figure:
+def tradeoff_figure(curves: list, live) -> go.Figure:
     fig = make_subplots(rows=1, cols=2, subplot_titles=["Trustworthiness", "Reconstruction cosine (centred)"],
                         horizontal_spacing=0.1)
     frame = pd.DataFrame(curves)
     groups = [("GRACE, γ = 0", frame[(frame.method == "GRACE") & (frame.geometry == 0)], COLORS[1], "dash"),
               ("GRACE, γ = 1", frame[(frame.method == "GRACE") & (frame.geometry == 1)], COLORS[0], "solid"),
               ("SpLiCE", frame[frame.method == "SpLiCE"], COLORS[3], "dot")]
-    if live:
-        groups.append((f"GRACE, γ = {geometry:g} (live)", pd.DataFrame(live), COLORS[2], "solid"))
+    if live is not None and len(live.l0):
+        groups.append((f"GRACE, γ = {live.geometry:g} (live)", pd.DataFrame(live.rows()), COLORS[2], "solid"))
     for name, rows, colour, dash in groups:
         rows = rows.sort_values("L0")
         for col, metric in enumerate(("trustworthiness", "reconstruction cosine (centred)"), 1):

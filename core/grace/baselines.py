@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from scipy.optimize import linear_sum_assignment
 from sklearn.linear_model import Lasso
 
@@ -99,6 +98,26 @@ class SAEDecomposition(Decomposition):
 
 def fit_sae(image_embeddings, vocabulary, concept_embeddings, k_active: int = 5, steps: int = 600, lr: float = 1e-2,
             seed: int = 0) -> SAEDecomposition:
+    """A TopK sparse autoencoder with one latent per word, latents named by a Hungarian match to the words.
+
+    Parameters
+    ----------
+    image_embeddings : array [n, d]
+    vocabulary : list of str
+    concept_embeddings : array [k, d]
+    k_active : int
+        Latents kept per sample (the K of TopK).
+    steps, lr : int, float
+        Full-batch Adam steps and learning rate.
+    seed : int
+        Seeds the initial encoder.
+
+    Returns
+    -------
+    SAEDecomposition
+    """
+    import torch  # here, not at the top: the page's first view unpacks shipped decompositions without torch
+
     x = check_embeddings("image_embeddings", image_embeddings)
     c = check_embeddings("concept_embeddings", concept_embeddings, x.shape[1])
     k_active = check_range("k_active", k_active, 1, len(c), integer=True)

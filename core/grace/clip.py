@@ -19,15 +19,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from core.grace.scenes import ATTRIBUTES, MOTIONS, VIDEO_ATTRIBUTES
+from core.grace.vocabulary import (ASSETS, BOS, DISTRACTORS, EOS, GLUE, MAX_LEN, PAD, TOKEN, UNK,  # noqa: F401
+                                   WORDS, default_vocabulary)
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "grace"
-PAD, BOS, UNK, EOS = 0, 1, 2, 3
-GLUE = ("a", "an", "object", "on", "the", "moving", "and", "tiny")
-DISTRACTORS = ("purple", "orange", "star", "hexagon", "medium", "striped", "dotted", "centre", "spinning", "dog")
-WORDS = GLUE + tuple(v for values in ATTRIBUTES.values() for v in values) + MOTIONS + DISTRACTORS
-TOKEN = {w: i + 4 for i, w in enumerate(WORDS)}
-MAX_LEN = 16
 PROJECTION = 32
 MEAN, STD = 0.5, 0.25
 
@@ -114,10 +108,3 @@ def load_model(directory: Path | None = None) -> TinyCLIP:
     model.eval()
     model.metadata = ckpt.metadata
     return model
-
-
-def default_vocabulary(video: bool = False) -> list:
-    """Concept words: every attribute value as make_scenes names it (motions for clips, positions
-    for images), then distractor words the captions never use."""
-    names = VIDEO_ATTRIBUTES if video else ATTRIBUTES
-    return [v for values in names.values() for v in values] + list(DISTRACTORS)

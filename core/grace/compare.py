@@ -14,13 +14,14 @@ import numpy as np
 
 from core.common.progress import report
 from core.grace.baselines import fit_sae, fit_splice, fit_textspan
-from core.grace.clip import default_vocabulary, embed_images, embed_texts
 from core.grace.grace import fit_grace
 from core.grace.metrics import (concept_attribute_agreement, distractor_share, reconstruction_cosine, similarity_spearman, sparsity,
                                 triplet_agreement, trustworthiness, zero_shot_accuracy, zero_shot_prompts)
 from core.grace.scenes import make_scenes
+from core.grace.vocabulary import default_vocabulary
 
 FIT_SEED, TEST_SEED = 101, 202
+N_FIT, N_TEST = 2000, 1000
 
 
 @dataclass
@@ -39,6 +40,9 @@ class Comparison:
 
 
 def scene_set(model, n: int, seed: int, video: bool = False) -> SceneSet:
+    """``n`` seeded scenes (or clips) and their embeddings by ``model``."""
+    from core.grace.clip import embed_images   # torch: only when something is embedded
+
     scenes = make_scenes(n, seed, video=video)
     return SceneSet(scenes, embed_images(model, scenes.images))
 
@@ -77,8 +81,31 @@ def score(decomposition, test: SceneSet, prompts: dict) -> dict:
             **{f"zero-shot/{k}": v for k, v in zero_shot.items()}}
 
 
-def compare(model, n_fit: int = 2000, n_test: int = 1000, video: bool = False, grace_kwargs: dict | None = None,
+def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False, grace_kwargs: dict | None = None,
             seed: int = 0, progress=None) -> Comparison:
+    """Fit every method on ``n_fit`` scenes at matched sparsity and score it on ``n_test`` held-out ones.
+
+    Parameters
+    ----------
+    model : TinyCLIP
+        The small CLIP (``load_model()``).
+    n_fit, n_test : int
+        Scenes fitted on (seed ``FIT_SEED``) and scored on (seed ``TEST_SEED``).
+    video : bool
+        Clips instead of images.
+    grace_kwargs : dict, optional
+        Extra arguments of :func:`fit_grace` (e.g. ``{"geometry": 0.0}`` for the ablation).
+    seed : int
+        Seeds GRACE and the SAE.
+    progress : callable, optional
+        Called after each stage (4 in all).
+
+    Returns
+    -------
+    Comparison
+    """
+    from core.grace.clip import embed_texts
+
     vocabulary = default_vocabulary(video)
     concepts = embed_texts(model, vocabulary)
     prompts = {k: embed_texts(model, p) for k, p in zero_shot_prompts(video).items()}

@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 from core.common.config import check_range
 from core.common.progress import report
@@ -40,8 +39,10 @@ class GraceDecomposition(Decomposition):
         return np.maximum(z @ self.weight + self.bias, 0.0)
 
 
-def neighbourhood_kl(z: torch.Tensor, c: torch.Tensor, temperature: float) -> torch.Tensor:
+def neighbourhood_kl(z: "torch.Tensor", c: "torch.Tensor", temperature: float) -> "torch.Tensor":
     """mean_i KL(P_i ‖ Q_i) between embedding-space and code-space softmax neighbourhoods."""
+    import torch
+
     n = len(z)
     off = ~torch.eye(n, dtype=torch.bool)
     cu = torch.nn.functional.normalize(c, dim=1, eps=1e-8)
@@ -54,7 +55,34 @@ def neighbourhood_kl(z: torch.Tensor, c: torch.Tensor, temperature: float) -> to
 def fit_grace(image_embeddings, vocabulary, concept_embeddings, sparsity: float = 0.05, geometry: float = 1.0,
               temperature: float = 0.1, steps: int = 300, batch: int = 512, lr: float = 1e-2, seed: int = 0,
               progress=None) -> GraceDecomposition:
-    """Fit the global map on ``image_embeddings`` [n, d] with ``concept_embeddings`` [k, d] for ``vocabulary``."""
+    """Fit the global map on ``image_embeddings`` [n, d] with ``concept_embeddings`` [k, d] for ``vocabulary``.
+
+    Parameters
+    ----------
+    image_embeddings : array [n, d]
+        The embeddings to decompose (unit-normalised here).
+    vocabulary : list of str
+        One word per row of ``concept_embeddings``.
+    concept_embeddings : array [k, d]
+        The words' text embeddings; their centred directions are the fixed dictionary D.
+    sparsity, geometry : float
+        α and γ in the loss of the module docstring.
+    temperature : float
+        τ of the neighbourhood softmaxes.
+    steps, batch, lr : int, int, float
+        Adam steps, samples per step, learning rate.
+    seed : int
+        Seeds the batches.
+    progress : callable, optional
+        ``progress(step, steps, metrics)`` after every step; returning False stops the fit, which
+        then returns the map as it stands (``history`` says how many steps were made).
+
+    Returns
+    -------
+    GraceDecomposition
+    """
+    import torch  # here, not at the top: the page's first view unpacks shipped maps without torch
+
     x = check_embeddings("image_embeddings", image_embeddings)
     c = check_embeddings("concept_embeddings", concept_embeddings, x.shape[1])
     vocabulary = list(vocabulary)

@@ -48,10 +48,24 @@ def test_live_refit_wiring():
     at = open_page()
     next(b for b in at.button if b.label.startswith("Refit")).click().run()
     run = at.session_state["liverun:grace:2.0:light (3 fits)"]
-    assert run.wait(120) and run.state == "done", run.error
-    assert len(run.result) == 3 and all(0 < p["trustworthiness"] <= 1 for p in run.result)
+    assert run.wait(300) and run.state == "done", run.error
+    assert len(run.result.l0) == 3 and not run.result.stopped
+    assert all(0 < t <= 1 for t in run.result.trustworthiness)
     at.run()
     tradeoff = next(c for c in map(json.loads, (e.proto.spec for e in at.get("plotly_chart")))
                     if "Trustworthiness" in json.dumps(c["layout"]))
     names = {t["name"] for t in tradeoff["data"]}
     assert "GRACE, γ = 2 (live)" in names and "SpLiCE" in names
+
+
+def test_a_scene_off_the_shipped_grid_waits_for_a_click_then_embeds_live():
+    at = open_page()
+    at.number_input(key="seed").set_value(7).run()
+    assert len(at.get("plotly_chart")) == 3 and not at.metric            # no bars until the visitor asks
+    assert any("is not" in i.value for i in at.info)
+    at.button(key="probe").click().run()
+    assert not at.exception and len(at.get("plotly_chart")) == 4
+    assert {"red", "circle", "left"} <= grace_bars(at)
+    assert any("Embedded live" in c.value for c in at.caption)
+    at.selectbox(key="colour").set_value("green").run()                   # from now on, at once
+    assert "green" in grace_bars(at) and [b for b in at.button if b.key == "probe"] == []
