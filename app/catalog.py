@@ -42,8 +42,11 @@ SYSTEMS = (
     System("looped_lm", "Looped reasoning LMs", THEMES[0],
            "Each layer of a looped block converges to its own fixed point, so the block traces a cycle; "
            "attention settles as it does, and the feedforward stages of inference repeat every loop.",
-           long=("train", "accuracy_by_loops", "accuracy_by_hops", "causal_lm_profile", "load_causal_lm"),
-           page="pages.looped_lm", warm=("torch", "core.looped_lm")),
+           long=("train", "train_and_view", "accuracy_by_loops", "accuracy_by_hops", "loop_view", "stage_view",
+                 "causal_lm_profile", "load_causal_lm", "profile_causal_lm"),
+           # torch is imported by the page itself, under the import lock, once a visitor trains or probes:
+           # the shell imports warm= before the page, so listing it here would put it in the first view.
+           page="pages.looped_lm", warm=("core.looped_lm",)),
     System("distributional_steering", "Distributional steering of diffusion", THEMES[1],
            "Weighted interacting particles sample a mean-field tilted measure, steering a diffusion model "
            "with distribution-level rewards such as calibration or diversity.",
@@ -67,7 +70,7 @@ SYSTEMS = (
     System("quantum_ng", "Locality-aware quantum natural gradient", THEMES[6],
            "A truncated-Pauli, support-masked QFIM surrogate from one classical-shadow dataset converges "
            "better per shot than SGD, Adam, block-diagonal QNG and RNG.",
-           long=("run_vqe", "exact_metric", "truncation_curve", "acquire_shadow"),
+           long=("run_vqe", "metric_view", "exact_metric", "truncation_curve", "acquire_shadow"),
            page="pages.quantum_ng", warm=("pennylane", "pennylane_lightning.lightning_qubit", "scipy.sparse.linalg",
                                           "core.quantum_ng", "core.quantum_ng.assets")),
     System("mcr2", "MCR² error bound and linear convergence", THEMES[2],
@@ -114,8 +117,8 @@ SYSTEMS = (
            "Concepts learned globally over the feature space, preserving sample geometry, decompose "
            "vision-language embeddings the way people describe them.",
            long=("refit_curve", "fit_grace", "fit_splice", "fit_sae", "fit_textspan", "compare", "embed_images"),
-           page="pages.grace", warm=("torch", "transformers.models.clip.modeling_clip", "sklearn.linear_model",
-                                     "sklearn.manifold", "core.grace.ship", "core.grace.refit")),
+           page="pages.grace", warm=("torch", "sklearn.linear_model", "sklearn.manifold",
+                                     "sklearn.discriminant_analysis", "core.grace.shipped", "core.grace.refit")),
 )
 
 BY_KEY = {system.key: system for system in SYSTEMS}

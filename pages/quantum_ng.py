@@ -1,4 +1,10 @@
-"""Locality-aware quantum natural gradient: five optimisers on one shot budget, and the surrogate metric."""
+"""Locality-aware quantum natural gradient: five optimisers on one shot budget, and the surrogate metric.
+
+The first view reads shipped arrays (``python -m core.quantum_ng.assets``): the default run and the
+metric view at its starting point, so it imports no PennyLane and simulates nothing. Any other
+configuration's run or metric view is computed through a live panel, with progress and Stop; until
+then the page shows the shipped one and says so.
+"""
 
 from __future__ import annotations
 
@@ -14,18 +20,14 @@ from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import ledger, page_header, plain
-from core.quantum_ng import (ENTANGLERS, LABELS, MODEL_LABELS, MODELS, OPTIMIZERS, Ansatz, VQEConfig, exact_metric,
-                             propagate_generators, run_vqe, truncation_curve)
+from core.quantum_ng import (ENTANGLERS, LABELS, MODEL_LABELS, MODELS, OPTIMIZERS, Ansatz, MetricViewConfig,
+                             VQEConfig, metric_view, run_vqe)
 from core.quantum_ng.assets import SEED as SHIPPED_SEED
-from core.quantum_ng.assets import SHIPPED, shipped_run
-from core.quantum_ng.metric import metric_from_generators
-from core.quantum_ng.shadows import acquire_shadow, shadow_metric
-from core.quantum_ng.simulate import final_state
-from core.quantum_ng.vqe import ROTATION_SETS
+from core.quantum_ng.assets import SHIPPED, SHIPPED_VIEW, shipped_run, shipped_view
 
 SYSTEM = BY_KEY["quantum_ng"]
-K_MAX = 8  # the truncation curve and the k control stop here (k = n is exact; it is the reference)
-CURVE_K_LARGE = 4  # above 12 qubits the curve stops at k = 4: each point costs (strings) x 2^n
+LIVE: dict = {}   # the run's panel shows by default (the metric's, once a setting differs from the shipped view)
+K_MAX = 8  # the k control stops here (k = n is exact; it is the reference)
 BUDGETS = [250_000, 500_000, 1_000_000, 2_000_000, 4_000_000]
 ENTANGLER_LABELS = {"cnot_chain": "CNOT chain", "brickwork": "CNOT brickwork", "cz_chain": "CZ chain",
                     "none": "none (product states)"}
@@ -38,27 +40,9 @@ def cached_shipped():
     return shipped_run()
 
 
-@st.cache_data(show_spinner="Computing the exact metric…", max_entries=16)
-def cached_reference(n: int, layers: int, rotations: str, entangler: str, seed: int) -> dict:
-    """The exact metric and the truncation curve at the run's starting point (independent of k)."""
-    ansatz = Ansatz(n, layers, ROTATION_SETS[rotations], entangler)
-    params = ansatz.random_params(seed)  # the run's starting point (VQEConfig.init_scale = 2 pi)
-    exact = exact_metric(ansatz, params)
-    top = min(n, K_MAX if n <= 12 else CURVE_K_LARGE)
-    return {"exact": exact, "curve": truncation_curve(ansatz, params, range(1, top + 1), exact)}
-
-
-@st.cache_data(show_spinner="Computing the surrogate…", max_entries=32)
-def cached_surrogate(n: int, layers: int, rotations: str, entangler: str, k: int, mask: bool, threshold: float,
-                     snapshots: int, seed: int) -> dict:
-    """The surrogate at weight k with exact expectations and from one shadow dataset, and the active set."""
-    ansatz = Ansatz(n, layers, ROTATION_SETS[rotations], entangler)
-    params = ansatz.random_params(seed)
-    gens = propagate_generators(ansatz, params, k)
-    surrogate = metric_from_generators(gens, final_state(ansatz, params), mask)
-    shadow = shadow_metric(gens, acquire_shadow(ansatz, params, snapshots, seed=seed), mask=mask)
-    return {"surrogate": surrogate, "shadow": shadow, "retained": gens.retained(), "active": gens.active(threshold),
-            "nonzero": gens.active(0.0)}
+@st.cache_data(show_spinner=False)
+def cached_shipped_view():
+    return shipped_view()
 
 
 def per_shot_sentence(errors: dict) -> str:
@@ -78,12 +62,15 @@ def ordinal(n: int) -> str:
 
 def render() -> None:
     page_header(SYSTEM)
+    shipped = cached_shipped()
 
     c = st.columns([1.5, 1.3, 1.4, 0.9, 0.9, 1.2, 0.8])
     model = bound(c[0].selectbox, "Model", key="model", options=list(MODELS), format_func=MODEL_LABELS.get)
+    took = f"The shipped 6-qubit run took {shipped.seconds:.0f} s; " if shipped is not None else ""
     n = bound(c[1].slider, "Chain length (qubits)", key="n", min_value=2, max_value=16, value=SHIPPED.n_qubits,
-              help="Simulated with PennyLane (lightning.qubit for exact values). 6 qubits runs in about 30 s; "
-                   "12 to 16 qubits take minutes per optimiser.")
+              help="Simulated with PennyLane (lightning.qubit for exact values). " + took
+                   + "12 to 16 qubits take minutes per optimiser; the live panel estimates the time left from "
+                     "the pace of the first steps.")
     entangler = bound(c[2].selectbox, "Ansatz entangler", key="entangler", options=list(ENTANGLERS),
                       format_func=ENTANGLER_LABELS.get)
     layers = bound(c[3].number_input, "Layers", key="layers", min_value=1, max_value=6, value=SHIPPED.layers, step=1)
@@ -120,16 +107,32 @@ def render() -> None:
                      start_label="Run the five optimisers live")
     result, source = None, ""
     if run is not None and run.result is not None:
-        result, source = run.result, f"your live run ({run.state})"
-    else:
-        result = cached_shipped()
-        if result is not None:
-            same = config == SHIPPED and seed == SHIPPED_SEED
-            source = "the shipped run" + ("" if same else " (6-qubit Heisenberg, seed 0; press Run for yours)")
+        result = run.result
+        source = ("your live run, stopped before every budget was spent (the curves end where it stopped)"
+                  if result.stopped else "your live run")
+    elif shipped is not None:
+        result = shipped
+        same = config == SHIPPED and seed == SHIPPED_SEED
+        source = "the shipped run" + ("" if same else " (6-qubit Heisenberg, seed 0; press Run for yours)")
     if result is None:
         st.info("No run yet: press Run above, or regenerate the shipped one with `python -m core.quantum_ng.assets`.")
-        return
+    else:
+        draw_run(result, source)
 
+    st.subheader("The surrogate metric", divider="gray")
+    draw_metric(MetricViewConfig.from_vqe(config), int(seed), config.active_threshold)
+
+    if result is not None:
+        with st.expander("Details: configuration, per-optimiser numbers and export"):
+            st.json({"config": result.config.to_dict(), "seed": result.seed, "ground_energy": result.ground_energy,
+                     "initial_energy": result.initial_energy, "seconds": result.seconds, "stopped": result.stopped})
+            st.dataframe(summary_table(result), hide_index=True)
+            export_buttons(result, f"quantum_ng-{result.config.model}-{result.config.n_qubits}q-seed{result.seed}",
+                           key="vqe-export")
+
+
+def draw_run(result, source: str) -> None:
+    """The run's final errors, its energy curves and what they show."""
     errors = result.final_errors()
     m = st.columns(len(errors) + 1)
     m[0].metric("Ground energy E0", f"{result.ground_energy:.3f}", help="sparse Lanczos (SciPy) on the chain")
@@ -151,38 +154,87 @@ def render() -> None:
             f"2P + 1 probability circuits, the surrogate one shadow of {cfg.snapshots:,} snapshots. "
             + per_shot_sentence(errors))
 
-    st.subheader("The surrogate metric", divider="gray")
-    view = {**cached_reference(config.n_qubits, config.layers, config.rotations, config.entangler, int(seed)),
-            **cached_surrogate(config.n_qubits, config.layers, config.rotations, config.entangler, config.k,
-                               config.mask, config.active_threshold, config.snapshots, int(seed))}
-    show(heatmap_figure(view, config), key="chart-heatmaps")
+
+def pick_view(run, wanted: MetricViewConfig, seed: int):
+    """(view, note, mine): the live view if there is one, else the shipped one, with a note saying whose it is
+    and whether it is the view of the settings on screen."""
+    if run is not None and run.result is not None:
+        view = run.result
+        note = ("Showing your live computation, **stopped** before it finished: the panels it did not reach are "
+                "empty." if view.stopped else "Showing your live computation.")
+        return view, note, True
+    view = cached_shipped_view()
+    if view is None:
+        return None, ("No metric view shipped: press **Compute the metric**, or regenerate the shipped one with "
+                      "`python -m core.quantum_ng.assets metric`."), False
+    if wanted == SHIPPED_VIEW and seed == SHIPPED_SEED:
+        return view, ("Showing the shipped view of these settings (`python -m core.quantum_ng.assets` computed it; "
+                      "a test recomputes it). Change the ansatz, k, the mask, T or the seed to compute another "
+                      "one live."), True
+    cfg = view.config
+    busy = run is not None and run.active
+    note = (f"Showing the **shipped** view ({cfg.n_qubits} qubits, {cfg.layers} layers, "
+            f"{ENTANGLER_LABELS[cfg.entangler]}, k = {cfg.k}, {'masked' if cfg.mask else 'unmasked'}, "
+            f"T = {cfg.snapshots:,}, seed {view.seed}), not yours: "
+            + ("yours is being computed above." if busy else "press **Compute the metric** for your settings."))
+    return view, note, False
+
+
+def draw_metric(wanted: MetricViewConfig, seed: int, threshold: float) -> None:
+    """The metric section: the shipped view of the shipped settings, else a live panel and the live or shipped view.
+
+    The shipped settings have nothing to compute (their view is shipped), so their panel is not drawn:
+    the run's panel is the only one on the first view. The active threshold needs no computation
+    either: the view keeps every generator's retained norm, and the active set is read from it.
+    """
+    run = None
+    if not (wanted == SHIPPED_VIEW and seed == SHIPPED_SEED):
+        run = live_panel(metric_key(wanted, seed), metric_view, {"config": wanted, "seed": seed},
+                         start_label="Compute the metric")
+    view, note, mine = pick_view(run, wanted, seed)
+    if view is None or not mine:
+        st.info(note)   # no view, or the shipped one for other settings: say so plainly
+    else:
+        st.caption(note)
+    if view is None:
+        return
+    cfg = view.config
+    show(heatmap_figure(view), key="chart-heatmaps")
     left, right = st.columns([1, 1.6])
     with left:
-        show(curve_figure(view["curve"], config.k), key="chart-curve")
+        show(curve_figure(view.curve, cfg.k), key="chart-curve")
     with right:
-        ansatz = config.ansatz()
-        show(circuit_figure(ansatz, view["retained"], view["active"]), key="chart-circuit")
-    active, nonzero = int(view["active"].sum()), int(view["nonzero"].sum())
-    st.markdown(
-        f"**Reading the metric.** Top: the exact metric tensor (QFIM / 4, PennyLane's `metric_tensor` convention) "
-        f"at the run's starting point, the surrogate from weight-{config.k} generators "
-        f"{'with' if config.mask else 'without'} the support-overlap mask, and the same surrogate estimated from one "
-        f"shadow of {config.snapshots:,} snapshots. Left: its relative error against k (k = n is exact). Right: the "
-        f"circuit, each rotation coloured by the share of its generator's norm the truncation kept; {active} of "
-        f"{ansatz.n_params} parameters are active (framed) and get natural-gradient steps, {nonzero} have a nonzero "
-        f"truncated generator (the abstract's rule). The rest follow gradient descent.")
+        ansatz = cfg.ansatz()
+        show(circuit_figure(ansatz, view.retained, view.active_set(threshold)), key="chart-circuit")
+    st.markdown(reading_text(view, ansatz, threshold))
+    if view.shadow_skipped:
+        st.caption(f"Shadow estimate skipped: {view.shadow_skipped}.")
 
-    with st.expander("Details: configuration, per-optimiser numbers and export"):
-        st.json({"config": result.config.to_dict(), "seed": result.seed, "ground_energy": result.ground_energy,
-                 "initial_energy": result.initial_energy, "seconds": result.seconds})
-        st.dataframe(summary_table(result), hide_index=True)
-        export_buttons(result, f"quantum_ng-{result.config.model}-{result.config.n_qubits}q-seed{result.seed}",
-                       key="vqe-export")
+
+def reading_text(view, ansatz: Ansatz, threshold: float) -> str:
+    cfg = view.config
+    active = view.active_set(threshold)
+    if active is not None:
+        counts = (f"{int(active.sum())} of {ansatz.n_params} parameters are active (framed) and get "
+                  f"natural-gradient steps, {int(view.nonzero.sum())} have a nonzero truncated generator (the "
+                  f"abstract's rule). The rest follow gradient descent.")
+    else:
+        counts = "The computation stopped before the propagation finished, so no active set is shown."
+    return (f"**Reading the metric.** Top: the exact metric tensor (QFIM / 4, PennyLane's `metric_tensor` convention) "
+            f"at the run's starting point, the surrogate from weight-{cfg.k} generators "
+            f"{'with' if cfg.mask else 'without'} the support-overlap mask, and the same surrogate estimated from one "
+            f"shadow of {cfg.snapshots:,} snapshots. Left: its relative error against k (k = n is exact). Right: the "
+            f"circuit, each rotation coloured by the share of its generator's norm the truncation kept; " + counts)
 
 
 def run_key(config: VQEConfig, seed: int) -> str:
     """The live run's slot: one per configuration and seed, so changing a control never shows a stale run."""
     return "quantum_ng:" + ":".join(str(v) for v in config.to_dict().values()) + f":{seed}"
+
+
+def metric_key(config: MetricViewConfig, seed: int) -> str:
+    """The metric panel's slot (its own group, so it never stops the run, nor the run it)."""
+    return "quantum_ng_metric:" + ":".join(str(v) for v in config.to_dict().values()) + f":{seed}"
 
 
 def summary_table(result) -> pd.DataFrame:
@@ -210,15 +262,27 @@ def energy_figure(result) -> go.Figure:
     return fig
 
 
-def heatmap_figure(view: dict, config) -> go.Figure:
-    titles = ["Exact metric", f"Surrogate, k = {config.k}" + (", masked" if config.mask else ""),
-              f"Surrogate from one shadow (T = {config.snapshots:,})"]
+def heatmap_figure(view) -> go.Figure:
+    cfg = view.config
+    names = ("exact", "surrogate", "shadow")
+    titles = ["Exact metric", f"Surrogate, k = {cfg.k}" + (", masked" if cfg.mask else ""),
+              f"Surrogate from one shadow (T = {cfg.snapshots:,})"]
     fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.06)
-    scale = float(np.abs(view["exact"]).max()) or 1.0
-    for i, name in enumerate(("exact", "surrogate", "shadow")):
-        fig.add_trace(go.Heatmap(z=view[name], zmin=-scale, zmax=scale, colorscale="RdBu_r", showscale=i == 2,
-                                 colorbar=dict(title="g<sub>ij</sub>", len=0.9),
-                                 hovertemplate="i=%{y}, j=%{x}: %{z:.3f}<extra></extra>"), row=1, col=i + 1)
+    shown = [getattr(view, name) for name in names if getattr(view, name) is not None]
+    reference = view.exact if view.exact is not None else (shown[0] if shown else np.zeros(1))
+    scale = float(np.abs(reference).max()) or 1.0
+    P = view.params.size
+    for i, name in enumerate(names):
+        z = getattr(view, name)
+        if z is None:
+            why = "skipped (too many string pairs)" if name == "shadow" and view.shadow_skipped else "not computed (stopped)"
+            fig.add_trace(go.Heatmap(z=np.full((P, P), np.nan), showscale=False, hoverinfo="skip"), row=1, col=i + 1)
+            fig.add_annotation(text=why, x=(P - 1) / 2, y=(P - 1) / 2, showarrow=False, font=dict(color="#777"),
+                               row=1, col=i + 1)
+        else:
+            fig.add_trace(go.Heatmap(z=z, zmin=-scale, zmax=scale, colorscale="RdBu_r", showscale=name == "shadow",
+                                     colorbar=dict(title="g<sub>ij</sub>", len=0.9),
+                                     hovertemplate="i=%{y}, j=%{x}: %{z:.3f}<extra></extra>"), row=1, col=i + 1)
         fig.update_yaxes(autorange="reversed", title="parameter i" if i == 0 else None, row=1, col=i + 1)
         fig.update_xaxes(title="parameter j", row=1, col=i + 1)
     fig.update_layout(height=380, margin=dict(t=60, b=50), hovermode="closest")
@@ -232,6 +296,9 @@ def curve_figure(curve: dict, k: int) -> go.Figure:
     fig.add_trace(go.Scatter(x=curve["k"], y=curve["error_unmasked"], name="unmasked", mode="lines+markers",
                              line=dict(color=COLORS[1], width=2, dash="dot")))
     fig.add_vline(x=k, line=dict(color="#888", dash="dash"), annotation_text=f"k = {k}")
+    if len(curve["k"]) == 0:
+        fig.add_annotation(text="not computed (stopped)", xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
+                           font=dict(color="#777"))
     fig.update_xaxes(title="truncation weight k", dtick=1)
     fig.update_yaxes(title="relative error ‖ĝ − g‖ / ‖g‖", rangemode="tozero")
     fig.update_layout(title="Truncation error against k", height=380, hovermode="x unified",
@@ -251,7 +318,9 @@ def circuit_columns(ansatz: Ansatz) -> list[int]:
     return cols
 
 
-def circuit_figure(ansatz: Ansatz, retained: np.ndarray, active: np.ndarray) -> go.Figure:
+def circuit_figure(ansatz: Ansatz, retained: np.ndarray | None, active: np.ndarray | None) -> go.Figure:
+    if retained is None:   # stopped before the propagation finished: the bare circuit
+        retained, active = np.zeros(ansatz.n_params), np.zeros(ansatz.n_params, bool)
     cols = circuit_columns(ansatz)
     width = max(cols) + 1
     fig = go.Figure()

@@ -18,7 +18,9 @@ Modules, each stating its formulas and our choices:
 - :mod:`.shadows` PennyLane's shadow sampler and our unbiased entry estimator (U-statistic for
   the product of means);
 - :mod:`.measurements` shot-noisy gradients and metrics as PennyLane samples them, charged to
-  :mod:`.shots`' accountant; :mod:`.optimizers` the five optimisers; :mod:`.vqe` the comparison.
+  :mod:`.shots`' accountant; :mod:`.optimizers` the five optimisers; :mod:`.vqe` the comparison;
+- :mod:`.view` the page's metric view (exact, surrogate, one-shadow estimate, truncation curve) in
+  stoppable steps counted by :mod:`.steps`; :mod:`.assets` the shipped arrays of the first view.
 
 Our main departure from the abstract, measured rather than assumed: with the active set defined as
 "truncated generator nonzero", generators that keep a sliver of their norm get a natural-gradient
@@ -26,13 +28,18 @@ step with a badly underestimated metric and the surrogate does worse than plain 
 bench/results/quantum_ng.md). We therefore make the active set "keeps more than a share
 ``active_threshold`` of its Hilbert-Schmidt norm" (default 0.5; 0 is the abstract's rule), which
 is computable because conjugation preserves the norm.
+
+PennyLane is imported when something is simulated, not with the package: the page's first view
+reads shipped arrays (:mod:`.assets`) and must not pay for it. So :class:`ShotOracle` (whose module
+is PennyLane through and through) is loaded on first access, and :mod:`.simulate` only by the
+functions that simulate.
 """
 
 from core.quantum_ng.ansatz import ENTANGLERS, ROTATIONS, Ansatz, Gate
 from core.quantum_ng.hamiltonians import MODEL_LABELS, MODELS, Chain, chain_hamiltonian
-from core.quantum_ng.measurements import ShotOracle
 from core.quantum_ng.metric import (covariance, exact_metric, metric_from_generators, relative_error,
                                     surrogate_metric, truncation_curve)
+from core.quantum_ng.view import MetricView, MetricViewConfig, metric_view
 from core.quantum_ng.optimizers import (LABELS, OPTIMIZERS, SGD, Adam, BlockDiagQNG, Optimizer, RandomNG,
                                         SurrogateQNG, hybrid_step, make_optimizer, natural_step, psd)
 from core.quantum_ng.propagation import PauliTerms, PropagatedGenerators, propagate_generators
@@ -52,4 +59,13 @@ __all__ = [
     "Optimizer", "SGD", "Adam", "BlockDiagQNG", "RandomNG", "SurrogateQNG", "make_optimizer", "natural_step",
     "hybrid_step", "psd", "OPTIMIZERS", "LABELS",
     "VQEConfig", "VQEResult", "Trace", "run_vqe", "ROTATION_SETS",
+    "MetricViewConfig", "MetricView", "metric_view",
 ]
+
+
+def __getattr__(name: str):
+    if name == "ShotOracle":   # imports PennyLane: loaded when first asked for
+        from core.quantum_ng.measurements import ShotOracle
+
+        return ShotOracle
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

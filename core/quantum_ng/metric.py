@@ -27,7 +27,6 @@ import numpy as np
 
 from core.quantum_ng.ansatz import Ansatz
 from core.quantum_ng.propagation import PauliTerms, PropagatedGenerators, propagate_generators
-from core.quantum_ng.simulate import final_state, generator_states
 
 CHUNK_ELEMENTS = 1 << 21  # strings x amplitudes handled at once when applying Pauli sums (~100 MB peak)
 
@@ -38,18 +37,30 @@ def covariance(phi: np.ndarray, state: np.ndarray) -> np.ndarray:
     return np.real(phi.conj() @ phi.T) - np.outer(m, m)
 
 
-def apply_terms(terms: PauliTerms, state: np.ndarray, n_owners: int) -> np.ndarray:
-    """[n_owners, 2^n]: sum over each owner's strings of coeff * P |psi> (terms sorted by owner)."""
+def apply_chunks(n_terms: int, n_qubits: int) -> int:
+    """How many chunks :func:`apply_terms` handles ``n_terms`` strings in (its progress steps)."""
+    return max(1, -(-int(n_terms) // max(1, CHUNK_ELEMENTS >> int(n_qubits))))
+
+
+def apply_terms(terms: PauliTerms, state: np.ndarray, n_owners: int, progress=None) -> np.ndarray | None:
+    """[n_owners, 2^n]: sum over each owner's strings of coeff * P |psi> (terms sorted by owner).
+
+    ``progress(chunk, chunks, {})`` is called after each chunk of strings (see :func:`apply_chunks`);
+    returning False stops, and None is returned.
+    """
+    from core.common.progress import report
+
     n = terms.n_qubits
     dim = 1 << n
     out = np.zeros((n_owners, dim), complex)
     if len(terms) == 0:
-        return out
+        return out if report(progress, 1, 1) else None
     m = np.arange(dim, dtype=np.uint64)
     # P = i^{|x&z|} X^x Z^z, so (P psi)[m] = i^{|x&z|} (-1)^{|z & (m^x)|} psi[m ^ x].
     phase = (1j) ** (np.bitwise_count(terms.x & terms.z).astype(np.int64) % 4) * terms.coeff
     step = max(1, CHUNK_ELEMENTS // dim)
-    for start in range(0, len(terms), step):
+    chunks = apply_chunks(len(terms), n)
+    for i, start in enumerate(range(0, len(terms), step)):
         sl = slice(start, start + step)
         idx = m[None, :] ^ terms.x[sl, None]
         sign = 1.0 - 2.0 * (np.bitwise_count(idx & terms.z[sl, None]) & 1)
@@ -57,18 +68,29 @@ def apply_terms(terms: PauliTerms, state: np.ndarray, n_owners: int) -> np.ndarr
         owners = terms.owner[sl]
         starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
         out[owners[starts]] += np.add.reduceat(contrib, starts, axis=0)
+        if not report(progress, i + 1, chunks):
+            return None
     return out
 
 
 def exact_metric(ansatz: Ansatz, params) -> np.ndarray:
     """The full metric tensor (QFIM / 4) from untruncated generators, simulated by PennyLane."""
+    from core.quantum_ng.simulate import final_state, generator_states
+
     state = final_state(ansatz, params)
     return covariance(generator_states(ansatz, params), state)
 
 
-def metric_from_generators(gens: PropagatedGenerators, state: np.ndarray, mask: bool = True) -> np.ndarray:
-    """The covariance formula on truncated generators with exact expectations, masked if asked."""
-    g = covariance(apply_terms(gens.terms, state, gens.n_params), state)
+def metric_from_generators(gens: PropagatedGenerators, state: np.ndarray, mask: bool = True,
+                           progress=None) -> np.ndarray | None:
+    """The covariance formula on truncated generators with exact expectations, masked if asked.
+
+    ``progress`` is :func:`apply_terms`'; None is returned when it asked to stop.
+    """
+    phi = apply_terms(gens.terms, state, gens.n_params, progress)
+    if phi is None:
+        return None
+    g = covariance(phi, state)
     return np.where(gens.overlap_mask(), g, 0.0) if mask else g
 
 
@@ -80,6 +102,8 @@ def surrogate_metric(ansatz: Ansatz, params, k: int, mask: bool = True, shots: i
     mask; ``shots``: None for exact expectation values, else the size T of the one classical-shadow
     dataset every entry is estimated from (drawn with ``seed``).
     """
+    from core.quantum_ng.simulate import final_state
+
     gens = propagate_generators(ansatz, params, k)
     if shots is None:
         return metric_from_generators(gens, final_state(ansatz, params), mask)
@@ -94,20 +118,58 @@ def relative_error(approx: np.ndarray, exact: np.ndarray) -> float:
     return float(np.linalg.norm(approx - exact) / max(np.linalg.norm(exact), 1e-300))
 
 
-def truncation_curve(ansatz: Ansatz, params, ks, exact: np.ndarray | None = None) -> dict:
-    """Relative error of the exact-expectation surrogate against the exact metric for each k,
-    masked and unmasked, with the size of the active set and of the Pauli pool."""
+def truncation_curve(ansatz: Ansatz, params, ks, exact: np.ndarray | None = None, progress=None) -> dict:
+    """Relative error of the exact-expectation surrogate against the exact metric for each k.
+
+    Parameters
+    ----------
+    ansatz : Ansatz
+    params : array of shape (P,)
+    ks : iterable of int
+        The truncation weights, each in [1, n_qubits].
+    exact : ndarray of shape (P, P), optional
+        The exact metric (computed with :func:`exact_metric` if not given).
+    progress : callable, optional
+        Called after every gate of every propagation, every chunk of strings applied to the state and
+        every finished point (whose step carries its masked error): at least ``len(ks) * (n_gates + 2)``
+        steps, the total growing as the pools' sizes become known. A :class:`~core.quantum_ng.steps.Steps`
+        is advanced as it is. Returning False stops, and the points finished so far are returned.
+
+    Returns
+    -------
+    dict of arrays, one entry per finished k
+        ``k``, ``error_masked`` and ``error_unmasked`` (||g_hat - g||_F / ||g||_F with and without the
+        support-overlap mask), ``active`` (parameters with a nonzero truncated generator), ``strings``
+        (the pool's size) and ``kept_entries`` (the share of entries the mask keeps).
+    """
+    from core.quantum_ng.simulate import final_state
+    from core.quantum_ng.steps import Steps
+
+    ks = [int(k) for k in ks]
+    steps = Steps.within(progress, curve_steps(ansatz, ks))
     state = final_state(ansatz, params)
     exact = exact_metric(ansatz, params) if exact is None else exact
     rows = {"k": [], "error_masked": [], "error_unmasked": [], "active": [], "strings": [], "kept_entries": []}
     for k in ks:
-        gens = propagate_generators(ansatz, params, int(k))
-        unmasked = metric_from_generators(gens, state, mask=False)
+        gens = propagate_generators(ansatz, params, k, progress=steps)
+        if gens is None:
+            break
+        steps.grow(apply_chunks(len(gens.terms), ansatz.n_qubits) - 1)
+        unmasked = metric_from_generators(gens, state, mask=False, progress=steps)
+        if unmasked is None:
+            break
         masked = np.where(gens.overlap_mask(), unmasked, 0.0)
-        rows["k"].append(int(k))
+        rows["k"].append(k)
         rows["error_masked"].append(relative_error(masked, exact))
         rows["error_unmasked"].append(relative_error(unmasked, exact))
         rows["active"].append(int(gens.active().sum()))
         rows["strings"].append(len(gens.terms))
         rows["kept_entries"].append(float(gens.overlap_mask().mean()))
+        if not steps(metrics={"relative error (masked)": rows["error_masked"][-1]}):
+            break
     return {key: np.asarray(v) for key, v in rows.items()}
+
+
+def curve_steps(ansatz: Ansatz, ks) -> int:
+    """The progress steps :func:`truncation_curve` plans for ``ks`` before it knows the pools' sizes."""
+    return len(list(ks)) * (len(ansatz.gates) + 2)

@@ -26,8 +26,6 @@ are empirical covariances / Fisher matrices and therefore PSD already.
 from __future__ import annotations
 
 import numpy as np
-import pennylane as qml
-from pennylane import numpy as pnp
 
 from core.common.config import check_range
 
@@ -36,12 +34,17 @@ LABELS = {"sgd": "SGD", "adam": "Adam", "block_qng": "Block-diagonal QNG", "rng"
           "surrogate": "Surrogate QNG (ours)"}
 
 
-def _trainable(params) -> pnp.tensor:
+def _trainable(params):
+    """A PennyLane trainable tensor (PennyLane is imported at the first step, not with this module)."""
+    from pennylane import numpy as pnp
+
     return pnp.array(np.asarray(params, float), requires_grad=True)
 
 
 def natural_step(params, grad, metric, stepsize: float, lam: float) -> np.ndarray:
     """One ``qml.QNGOptimizer`` step with a given metric and gradient: params - eta pinv(g + lam I) grad."""
+    import pennylane as qml
+
     opt = qml.QNGOptimizer(stepsize=stepsize, lam=lam)
     opt.metric_tensor = np.asarray(metric, float) + lam * np.eye(len(grad))
     (new,) = opt.apply_grad((np.asarray(grad, float),), (_trainable(params),))
@@ -87,6 +90,8 @@ class SGD(Optimizer):
     key = "sgd"
 
     def __init__(self, stepsize: float = 0.05):
+        import pennylane as qml
+
         super().__init__(stepsize)
         self._opt = qml.GradientDescentOptimizer(self.stepsize)
 
@@ -100,6 +105,8 @@ class Adam(Optimizer):
     key = "adam"
 
     def __init__(self, stepsize: float = 0.05):
+        import pennylane as qml
+
         super().__init__(stepsize)
         self._opt = qml.AdamOptimizer(self.stepsize)
 

@@ -209,16 +209,34 @@ class PropagatedGenerators:
         return np.concatenate([[0], np.cumsum(self.counts())])
 
 
-def propagate_generators(ansatz: Ansatz, params, k: int) -> PropagatedGenerators:
-    """Every rotation's generator P_j / 2 pushed through the gates after it, truncated to weight <= k."""
+def propagate_generators(ansatz: Ansatz, params, k: int, progress=None) -> PropagatedGenerators | None:
+    """Every rotation's generator P_j / 2 pushed through the gates after it, truncated to weight <= k.
+
+    Parameters
+    ----------
+    ansatz : Ansatz
+    params : array of shape (P,)
+    k : int
+        The truncation weight, in [1, n_qubits] (n_qubits keeps every string: exact generators).
+    progress : callable, optional
+        Called as ``progress(g + 1, n_gates, {"Pauli strings": pool size})`` after each gate; the
+        pool can grow to millions of strings at large k on long chains, so this is what lets a
+        live run stop in the middle. Returning False stops.
+
+    Returns
+    -------
+    PropagatedGenerators, or None when ``progress`` asked to stop (generators pushed through only
+    part of the circuit mean nothing)
+    """
     from core.common.config import check_range
+    from core.common.progress import report
 
     k = check_range("k", k, 1, ansatz.n_qubits, integer=True)
     params = np.asarray(params, dtype=float)
     if params.shape != (ansatz.n_params,):
         raise ValueError(f"params: shape {params.shape}; allowed ({ansatz.n_params},)")
     pool = PauliTerms.empty(ansatz.n_qubits)
-    for gate in ansatz.gates:
+    for g, gate in enumerate(ansatz.gates):
         if gate.param is not None:
             pool.rotate(gate.pauli, gate.wires[0], float(params[gate.param]))
         elif gate.name == "CNOT":
@@ -230,5 +248,7 @@ def propagate_generators(ansatz: Ansatz, params, k: int) -> PropagatedGenerators
         pool.truncate(k)
         if gate.param is not None:
             pool.append(gate.param, gate.pauli, gate.wires[0], 0.5)  # weight 1: never truncated
+        if not report(progress, g + 1, len(ansatz.gates), {"Pauli strings": len(pool)}):
+            return None
     pool.merge()
     return PropagatedGenerators(pool, ansatz.n_params, k)

@@ -63,10 +63,34 @@ class ShadowData:
         return pick(self.recipes <= 1), pick(self.recipes >= 1), pick(self.bits == 1)
 
 
-def acquire_shadow(ansatz: Ansatz, params, snapshots: int, seed: int = 0) -> ShadowData:
-    """T = ``snapshots`` random-Pauli measurements of the ansatz's output state (PennyLane's sampler)."""
+def shadow_chunks(n_qubits: int, snapshots: int) -> int:
+    """How many batches :func:`acquire_shadow` samples ``snapshots`` in (its progress steps)."""
+    return -(-int(snapshots) // max(1, SNAPSHOT_ELEMENTS >> int(n_qubits)))
+
+
+def acquire_shadow(ansatz: Ansatz, params, snapshots: int, seed: int = 0, progress=None) -> ShadowData:
+    """T = ``snapshots`` random-Pauli measurements of the ansatz's output state (PennyLane's sampler).
+
+    Parameters
+    ----------
+    ansatz : Ansatz
+    params : array of shape (P,)
+    snapshots : int
+        T, in [2, 10^7].
+    seed : int
+        Seeds the sampler; the same seed gives the same dataset.
+    progress : callable, optional
+        Called as ``progress(batch, batches, {})`` after each batch of snapshots (a batch holds
+        ``2^22 / 2^n`` of them); returning False stops, and the snapshots drawn so far are returned.
+
+    Returns
+    -------
+    ShadowData
+        T snapshots, or fewer when stopped.
+    """
     import pennylane as qml
 
+    from core.common.progress import report
     from core.quantum_ng.simulate import final_state
 
     snapshots = check_range("shots", snapshots, 2, 10_000_000, integer=True)
@@ -74,13 +98,16 @@ def acquire_shadow(ansatz: Ansatz, params, snapshots: int, seed: int = 0) -> Sha
     state = final_state(ansatz, params).reshape((2,) * n)
     rng = make_rng(seed)
     chunk = max(1, SNAPSHOT_ELEMENTS >> n)
+    batches = shadow_chunks(n, snapshots)
     bits, recipes = [], []
-    for start in range(0, snapshots, chunk):
+    for i, start in enumerate(range(0, snapshots, chunk)):
         size = min(chunk, snapshots - start)
         mp = qml.classical_shadow(wires=range(n), seed=int(rng.integers(2**31)))
         out = mp.process_state_with_shots(state, qml.wires.Wires(range(n)), size, rng=rng)
         bits.append(out[0])
         recipes.append(out[1])
+        if not report(progress, i + 1, batches):
+            break
     return ShadowData(np.concatenate(bits).astype(np.int8), np.concatenate(recipes).astype(np.int8))
 
 

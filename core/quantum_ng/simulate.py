@@ -38,8 +38,23 @@ def final_state(ansatz: Ansatz, params) -> np.ndarray:
     return np.asarray(circuit(np.asarray(params, float)))
 
 
-def generator_states(ansatz: Ansatz, params) -> np.ndarray:
-    """[P, 2^n]: G_j |psi> = V_{>j} (P_j / 2) U_j V_{<j} |0>, the exact (untruncated) propagated generators."""
+def generator_states(ansatz: Ansatz, params, progress=None) -> np.ndarray:
+    """[P, 2^n]: G_j |psi> = V_{>j} (P_j / 2) U_j V_{<j} |0>, the exact (untruncated) propagated generators.
+
+    Parameters
+    ----------
+    ansatz : Ansatz
+    params : array of shape (P,)
+    progress : callable, optional
+        Called as ``progress(j + 1, P, {})`` after each state; returning False stops, and the rows
+        computed so far are returned (fewer than P).
+
+    Returns
+    -------
+    ndarray of shape (P, 2^n), or (J, 2^n) with J < P when stopped
+    """
+    from core.common.progress import report
+
     params = np.asarray(params, float)
     gates = ansatz.gates
     position = {g.param: i for i, g in enumerate(gates) if g.param is not None}
@@ -56,7 +71,12 @@ def generator_states(ansatz: Ansatz, params) -> np.ndarray:
                 _PAULI[g.pauli](g.wires[0])
         return qml.state()
 
-    return np.stack([0.5 * np.asarray(inserted(params, position[j])) for j in range(ansatz.n_params)])
+    rows = []
+    for j in range(ansatz.n_params):
+        rows.append(0.5 * np.asarray(inserted(params, position[j])))
+        if not report(progress, j + 1, ansatz.n_params):
+            break
+    return np.stack(rows) if rows else np.zeros((0, 1 << ansatz.n_qubits), complex)
 
 
 def energy(ansatz: Ansatz, hamiltonian, params) -> float:

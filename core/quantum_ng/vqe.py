@@ -22,7 +22,6 @@ from core.common.config import Config, check_choice, choice, param
 from core.common.progress import report
 from core.quantum_ng.ansatz import ENTANGLERS, Ansatz
 from core.quantum_ng.hamiltonians import MODELS, Chain
-from core.quantum_ng.measurements import ShotOracle
 from core.quantum_ng.optimizers import LABELS, OPTIMIZERS, Optimizer, make_optimizer
 
 ROTATION_SETS = {"RY": ("RY",), "RY+RZ": ("RY", "RZ"), "RX+RY": ("RX", "RY"), "RX+RY+RZ": ("RX", "RY", "RZ")}
@@ -115,6 +114,7 @@ class VQEResult:
     initial_params: np.ndarray
     traces: dict              # optimiser key -> Trace
     seconds: float
+    stopped: bool = False     # True when the progress callback stopped the run before every budget was spent
 
     def final_errors(self) -> dict:
         return {k: float(t.error[-1]) for k, t in self.traces.items()}
@@ -132,8 +132,27 @@ class VQEResult:
 
 
 def run_vqe(config: VQEConfig | None = None, seed: int = 0, progress=None) -> VQEResult:
-    """Run every optimiser in ``config.optimizers`` on the same chain, ansatz, start and shot budget."""
+    """Run every optimiser in ``config.optimizers`` on the same chain, ansatz, start and shot budget.
+
+    Parameters
+    ----------
+    config : VQEConfig, optional
+        The problem, the optimisers and the budget (default: ``VQEConfig()``).
+    seed : int
+        Fixes the starting parameters and every optimiser's shot stream (children of ``seed``).
+    progress : callable, optional
+        Called after every optimiser step as ``progress(step, total, {"log10 error · <optimiser>": ...})``
+        with ``total`` the planned steps of all optimisers together; returning False stops the run,
+        which returns the traces so far with ``stopped=True``.
+
+    Returns
+    -------
+    VQEResult
+        One :class:`Trace` per optimiser, the exact ground energy E0 (shipped for the page's chains,
+        see :mod:`.hamiltonians`) and the starting energy.
+    """
     from core.common.seeding import check_seed, derive_seed
+    from core.quantum_ng.measurements import ShotOracle
 
     config = config or VQEConfig()
     seed = check_seed(seed)
@@ -155,7 +174,7 @@ def run_vqe(config: VQEConfig | None = None, seed: int = 0, progress=None) -> VQ
                      "seconds": 0.0})
     e_init = runs[0]["energy"][0]
     total = sum(r["planned"] for r in runs)
-    tick = 0
+    tick, stopped = 0, False
     while True:
         pending = [r for r in runs if r["oracle"].accountant.shots < config.budget]
         if not pending:
@@ -173,6 +192,7 @@ def run_vqe(config: VQEConfig | None = None, seed: int = 0, progress=None) -> VQ
         tick += 1
         error = max(energy - e0, 1e-12)
         if not report(progress, tick, total, {f"log10 error · {LABELS[run['key']]}": math.log10(error)}):
+            stopped = any(r["oracle"].accountant.shots < config.budget for r in runs)  # a Stop on the last step ends it
             break
 
     traces = {r["key"]: Trace(optimizer=r["key"], shots=np.asarray(r["shots"], np.int64),
@@ -182,4 +202,4 @@ def run_vqe(config: VQEConfig | None = None, seed: int = 0, progress=None) -> VQ
                               seconds=float(r["seconds"]))
               for r in runs}
     return VQEResult(config=config, seed=seed, ground_energy=float(e0), initial_energy=float(e_init),
-                     initial_params=theta0, traces=traces, seconds=time.perf_counter() - t_start)
+                     initial_params=theta0, traces=traces, seconds=time.perf_counter() - t_start, stopped=stopped)

@@ -1,8 +1,12 @@
-"""The quantum_ng page through AppTest: the shipped first view, its controls, the URL, bad input, a live run."""
+"""The quantum_ng page through AppTest: the shipped first view, its controls, the URL, bad input, live runs."""
 
-from core.quantum_ng import VQEConfig
-from pages.quantum_ng import SHORT, run_key
-from core.quantum_ng.assets import shipped_run
+from types import SimpleNamespace
+
+from core.common.progress import ProgressLog
+from core.quantum_ng import MetricViewConfig, VQEConfig, metric_view
+from core.quantum_ng.assets import shipped_run, shipped_view
+from pages.quantum_ng import (SHORT, circuit_figure, curve_figure, heatmap_figure, metric_key, pick_view, reading_text,
+                              run_key)
 from tests.pages import apptest
 
 
@@ -28,13 +32,55 @@ def test_first_view_shows_the_shipped_run_and_the_metrics():
     assert len(at.dataframe) == 1 and len(at.dataframe[0].value) == 5
 
 
-def test_metric_controls_change_the_active_set_text():
+def text_of(at):
+    return " ".join(m.value for m in at.markdown)
+
+
+def test_first_view_shows_the_shipped_metric_view():
+    at = open_page()
+    view = shipped_view()
+    assert f"{int(view.active_set(0.5).sum())} of 24 parameters are active" in text_of(at)
+    at.select_slider(key="tau").set_value(0.0).run()   # the threshold is read from the shipped view: no compute
+    assert f"{int(view.nonzero.sum())} of 24 parameters are active" in text_of(at)
+    assert any("Showing the shipped view of these settings" in c.value for c in at.caption)
+    assert any("Showing the shipped view of these settings" in c.value for c in at.caption)
+    assert not [i for i in at.info if "shipped** view" in i.value]   # it is this view: no warning
+
+
+def test_other_metric_settings_show_the_shipped_view_until_computed():
     at = open_page()
     at.number_input(key="k").set_value(6).run()  # k = n: nothing truncated, every parameter active
     assert not at.exception
-    assert "24 of 24 parameters are active" in " ".join(m.value for m in at.markdown)
-    at.number_input(key="k").set_value(1).run()
-    assert "24 of 24 parameters are active" not in " ".join(m.value for m in at.markdown)
+    assert [i.value for i in at.info if "Showing the **shipped** view" in i.value]
+    assert "24 of 24 parameters are active" not in text_of(at)   # the shipped k = 2 view, said to be so
+    slot = f"liverun:{metric_key(MetricViewConfig(k=6), 0)}"
+    at.button(key=f"{slot}:start").click().run()
+    run = at.session_state[slot]
+    assert run.wait(120) and run.state == "done", (run.state, run.error)
+    at.run()
+    assert not at.exception
+    assert "24 of 24 parameters are active" in text_of(at)
+    assert any("Showing your live computation." in c.value for c in at.caption)
+    at.number_input(key="k").set_value(1).run()   # a new setting: back to the shipped view, with the note
+    assert "24 of 24 parameters are active" not in text_of(at)
+    assert [i.value for i in at.info if "Showing the **shipped** view" in i.value]
+
+
+def test_a_stopped_metric_view_draws_what_it_reached():
+    config = MetricViewConfig(k=3)
+    for stop_after, missing in ((1, "retained"), (40, "exact")):
+        view = metric_view(config, 0, progress=ProgressLog(stop_after=stop_after))
+        assert view.stopped and getattr(view, missing) is None
+        v, note, mine = pick_view(SimpleNamespace(result=view, active=False), config, 0)
+        assert v is view and mine and "**stopped** before it finished" in note
+        heat = heatmap_figure(view)
+        assert "not computed (stopped)" in [a.text for a in heat.layout.annotations]
+        assert len(heat.data) == 3
+        assert "not computed (stopped)" in [a.text for a in curve_figure(view.curve, config.k).layout.annotations]
+        ansatz = config.ansatz()
+        assert circuit_figure(ansatz, view.retained, view.active_set(0.5)).data
+        text = reading_text(view, ansatz, 0.5)
+        assert ("no active set" in text) == (missing == "retained")
 
 
 def test_a_link_reproduces_the_view_and_bad_input_shows_the_message():

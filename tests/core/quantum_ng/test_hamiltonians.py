@@ -53,3 +53,17 @@ def test_chain_validates():
         Chain(n_qubits=17)
     with pytest.raises(ValueError, match="^model: 'xyz' is not an option"):
         Chain(model="xyz")
+
+
+def test_shipped_ground_energies_cover_the_page_and_match_independent_solves():
+    from core.quantum_ng.assets import page_chains
+    from core.quantum_ng.hamiltonians import exact_ground_energy, shipped_ground_energies
+
+    shipped = shipped_ground_energies()
+    assert set(page_chains()) <= set(shipped)          # a live run never waits for eigsh on the page's chains
+    for chain, e0 in shipped.items():
+        if chain.n_qubits <= 8:                          # against the hand-built dense Hamiltonian
+            assert e0 == pytest.approx(np.linalg.eigvalsh(dense(chain))[0], abs=1e-9), chain
+    chain = Chain("xxz", 10)                             # a larger one, re-solved by the shipping code
+    assert shipped[chain] == pytest.approx(exact_ground_energy(chain), abs=1e-9)
+    assert Chain("xxz", 10).ground_energy() == shipped[chain]

@@ -38,6 +38,7 @@ def test_same_seed_same_run_and_stop_returns_what_was_done(small_run):
     partial = run_vqe(SMALL, seed=3, progress=log)
     assert log.steps == list(range(1, 8)) and log.totals[0] == sum(t.steps_planned for t in a.traces.values())
     assert sum(t.steps for t in partial.traces.values()) == 7
+    assert partial.stopped and not a.stopped          # the result says it was stopped
     # interleaved in shot space: after 7 steps nobody is a full step ahead of the others
     spent = [t.shots[-1] for t in partial.traces.values()]
     assert max(spent) - min(spent) <= max(t.shots_per_step for t in partial.traces.values())
