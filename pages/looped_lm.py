@@ -10,37 +10,24 @@ from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
-from core.looped_lm import (DESIGNS, LIVE_POINTER, TASKS, LoopedConfig, attention_change, fixed_point_residuals,
-                            fixed_point_separation, load_pretrained, run_with_cache, task_of, train)
-from core.looped_lm.hf_stages import SAMPLE_TEXT, causal_lm_profile, load_causal_lm
-from core.looped_lm.stages import cka_matrix, feedforward_profile, feedforward_states, looped_profile
-from core.looped_lm.training import INJECTIONS, NORMS
+from app.ui.warmup import import_page
+from core.looped_lm.config import DESIGNS, INJECTIONS, LIVE_POINTER, NORMS, SAMPLE_TEXT, TASKS, LoopedConfig
+from core.looped_lm.view import MAX_LOOPS, load_stage_view, load_view, shipped_metadata, train_and_view
 
 SYSTEM = BY_KEY["looped_lm"]
 SOURCES = {"stable": "Shipped: stable (concat, sandwich)", "unstable": "Shipped: unstable (none, pre-norm)",
            "live": "Train live"}
-PROBE_SEED = 123
-
-
-@st.cache_resource(show_spinner=False)
-def cached_pretrained(name: str):
-    return load_pretrained(name)
-
-
-def analyse(model, task, loops: int) -> dict:
-    ids, _ = task.sample(64, PROBE_SEED)
-    cache = run_with_cache(model, ids, loops)
-    return {"cache": cache, "delta": fixed_point_residuals(cache.hiddens, reduce="median"),
-            "separation": fixed_point_separation(cache.hiddens), "tv": attention_change(cache.attentions)}
-
-
-@st.cache_resource(show_spinner=False, max_entries=8)
-def cached_analysis(name: str, loops: int) -> dict:
-    model, task = cached_pretrained(name)
-    return analyse(model, task, loops)
+# The URL that shows the live training panel (tests/pages/test_live_stop.py): a control with format_func
+# carries its label in the URL.
+LIVE = {"model": SOURCES["live"]}
+# Live work needs torch: imported under the shell's import lock (never racing its warm-up thread), and
+# only once the visitor asks for it; the first view reads shipped arrays.
+TRAINING_MODULES = ("core.looped_lm.training", "core.looped_lm.pretrained")
+HF_MODULES = ("core.looped_lm.hf_stages",)
 
 
 def render() -> None:
@@ -50,62 +37,34 @@ def render() -> None:
         source = bound(st.segmented_control, "Model", key="model", options=list(SOURCES), default="stable",
                        format_func=SOURCES.get)
     with c2:
-        loops = bound(st.slider, "Loops to run", key="loops", min_value=4, max_value=64, value=40, step=1,
+        loops = bound(st.slider, "Loops to run", key="loops", min_value=4, max_value=MAX_LOOPS, value=40, step=1,
                       help="The shipped models were trained with about 6 loops; more is extrapolation.")
     with c3:
         seed = seed_input()
 
     if source == "live":
-        d0, d1, d2, d3 = st.columns(4)
-        task_name = bound(d0.selectbox, "Task", key="task", options=list(TASKS),
-                          index=TASKS.index(LoopedConfig().task),
-                          help="modular_chain (default, 3 terms mod 5) trains in about 35 s and is solved in one "
-                               "loop; pointer_chasing here is 5 nodes and 3 hops, every hop supervised (about "
-                               "a minute, needs a second loop); parity and variable binding need far more "
-                               "steps than a live run gives them", on_change=_block_for_task)
-        pointer = task_name == "pointer_chasing"
-        block = bound(d1.selectbox, "Block size B", key="block", options=[1, 2, 4], index=0 if pointer else 1)
-        injection = bound(d2.selectbox, "Input injection", key="injection", options=list(INJECTIONS))
-        norm = bound(d3.selectbox, "Normalisation", key="norm", options=list(NORMS))
-        preset = {**LIVE_POINTER, "block": block} if pointer else {"task": task_name, "block": block}
-        config = LoopedConfig(**preset, injection=injection, norm=norm)
-        run = live_panel(f"looped_lm:{task_name}:{block}:{injection}:{norm}", train,
-                         {"config": config, "seed": int(seed)},
-                         start_label="Train (about a minute)" if pointer else "Train (about 35 s)")
-        if run is None or run.result is None:
-            st.info("Training: the figures below appear when it finishes." if run is not None and run.alive else
-                    "Press Train to train this design live; the figures below appear when it finishes.")
+        trained = live_training(int(seed))
+        if trained is None:
             return
-        model, task = run.result.model, task_of(config)
-        # A finished run's analysis is kept with the run, so moving other controls does not redo it.
-        memo = st.session_state.setdefault("looped_lm:analyses", {})
-        memo_key = (id(run), loops)
-        if memo_key not in memo:
-            memo.clear()
-            memo[memo_key] = analyse(model, task, loops)
-        result, accuracy = memo[memo_key], run.result.accuracy
-        st.caption(f"This run's answer accuracy on fresh {task.name} samples, by loops: "
-                   + ", ".join(f"{r} → {a:.2f}" for r, a in accuracy.items())
-                   + " (trained with about 6 loops).")
+        view, stages, accuracy = trained.loops.upto(loops), trained.stages, trained.train.accuracy
     else:
-        model, task = cached_pretrained(source)
-        result = cached_analysis(source, loops)
-        accuracy = {int(k): v for k, v in model.metadata["accuracy_by_loops"].items()}
+        view, stages = load_view(source).upto(loops), load_stage_view(source)
+        accuracy = {int(k): v for k, v in shipped_metadata(source)["accuracy_by_loops"].items()}
 
-    cache, delta, tv = result["cache"], result["delta"], result["tv"]
+    delta, tv = view.delta, view.attention_change
     last = min(31, delta.shape[0] - 1)
     m = st.columns(4)
     m[0].metric(f"Worst layer δ at loop {last + 1}", f"{delta[last].max():.1e}")
-    m[1].metric("Fixed-point separation", f"{result['separation']:.3f}", help="> 0.05: distinct points, a cycle")
+    m[1].metric("Fixed-point separation", f"{view.separation[-1]:.3f}", help="> 0.05: distinct points, a cycle")
     m[2].metric(f"Attention change at loop {last + 1}", f"{tv[last].mean():.1e}")
-    m[3].metric("Accuracy at 32 loops", f"{accuracy.get(32, float('nan')):.2f}",
+    m[3].metric("Accuracy at 32 loops", f"{accuracy[32]:.2f}" if 32 in accuracy else "not measured",
                 help="trained with about 6 loops: 32 is extrapolation")
 
     left, right = st.columns([1.2, 1])
     with left:
-        upto = bound(st.slider, "Show loops up to", key="upto", min_value=1, max_value=cache.num_loops,
-                     value=min(12, cache.num_loops))
-        show(trajectory_figure(cache, upto), key="chart-trajectory")
+        upto = bound(st.slider, "Show loops up to", key="upto", min_value=1, max_value=view.num_loops,
+                     value=min(12, view.num_loops))
+        show(trajectory_figure(view, upto), key="chart-trajectory")
     with right:
         show(delta_figure(delta), key="chart-delta")
         st.markdown(
@@ -118,10 +77,9 @@ def render() -> None:
     with left:
         show(attention_change_figure(tv), key="chart-tv")
     with right:
-        show(attention_maps_figure(cache), key="chart-attn")
-    if task.name == LoopedConfig().task:  # the shipped feedforward model knows the default task only
-        figure = cached_stage_figure(source) if source != "live" else stage_figure(model, task)
-        show(figure, key="chart-stages")
+        show(attention_maps_figure(view), key="chart-attn")
+    if stages is not None:   # the shipped feedforward model knows the default task only
+        show(stage_figure(stages), key="chart-stages")
         st.markdown(
             "**Stages of inference.** Left: the logit-lens entropy of the answer read out after every layer, "
             "along effective depth (loop × block layer; 1.0 = the trained depth of about 6 loops), for this "
@@ -144,21 +102,65 @@ def render() -> None:
         "each further loop reaches deeper hops, and the answers then hold far beyond the ~8 loops seen in "
         "training (the block has reached its fixed point). Right: accuracy at the answer position against "
         "loops for every shipped model; the unstable design never gets there.")
+    with st.expander("Details: the view per loop, and its export"):
+        st.caption(f"Probe: 64 fresh samples of the task, seed 123, {view.num_loops} loops; δ and the attention "
+                   "change are read from each loop to the next.")
+        st.dataframe(view.to_frame(), hide_index=True, height=240)
+        export_buttons(view, f"looped_lm_{source}_{view.num_loops}_loops", key="export-view")
+
+
+def live_training(seed: int):
+    """The live panel's controls and run; the finished run's TrainedView, or None while there is none to draw."""
+    d0, d1, d2, d3 = st.columns(4)
+    task_name = bound(d0.selectbox, "Task", key="task", options=list(TASKS),
+                      index=TASKS.index(LoopedConfig().task),
+                      help="modular_chain (default, 3 terms mod 5) trains in about 35 s and is solved in one "
+                           "loop; pointer_chasing here is 5 nodes and 3 hops, every hop supervised (about "
+                           "a minute, needs a second loop); parity and variable binding need far more "
+                           "steps than a live run gives them", on_change=_block_for_task)
+    pointer = task_name == "pointer_chasing"
+    block = bound(d1.selectbox, "Block size B", key="block", options=[1, 2, 4], index=0 if pointer else 1)
+    injection = bound(d2.selectbox, "Input injection", key="injection", options=list(INJECTIONS))
+    norm = bound(d3.selectbox, "Normalisation", key="norm", options=list(NORMS))
+    preset = {**LIVE_POINTER, "block": block} if pointer else {"task": task_name, "block": block}
+    config = LoopedConfig(**preset, injection=injection, norm=norm)
+    with st.spinner("Loading torch for live training…"):
+        import_page(TRAINING_MODULES)
+    run = live_panel(f"looped_lm:{task_name}:{block}:{injection}:{norm}", train_and_view,
+                     {"config": config, "seed": seed},
+                     start_label="Train (about a minute)" if pointer else "Train (about 35 s)")
+    if run is None or run.result is None:
+        st.info("Training: the figures below appear when it finishes." if run is not None and run.active else
+                "Press Train to train this design live; the figures below appear when it finishes.")
+        return None
+    trained = run.result
+    if trained.loops is None:
+        st.info(f"Stopped after {len(trained.train.loss)} of {config.steps} steps, before its evaluation: press "
+                "Train to run it in full; the figures below appear when a run finishes.")
+        return None
+    st.caption(f"This run's answer accuracy on fresh {task_name} samples, by loops: "
+               + ", ".join(f"{r} → {a:.2f}" for r, a in trained.train.accuracy.items())
+               + " (trained with about 6 loops).")
+    return trained
 
 
 def own_model_stages() -> None:
-    with st.form("hf-stages"):
-        directory = st.text_input("Local model directory", placeholder="/path/to/a/save_pretrained/directory",
-                                  help="A causal LM and its tokenizer on this machine; nothing is downloaded.")
-        text = st.text_area("Text to read", value=SAMPLE_TEXT, height=80)
-        submitted = st.form_submit_button("Analyse")
-    if not submitted:
+    directory = st.text_input("Local model directory", key="hf-dir",
+                              placeholder="/path/to/a/save_pretrained/directory",
+                              help="A causal LM and its tokenizer on this machine; nothing is downloaded.").strip()
+    st.text_area("Text to read", value=SAMPLE_TEXT, key="hf-text", height=80)
+    if not directory:
+        st.caption("Enter a directory to load its model and read its stages here.")
         return
-    try:
-        profile = causal_lm_profile(*cached_causal_lm(directory.strip()), text)
-    except ValueError as error:
-        st.error(str(error))
+    with st.spinner("Loading torch…"):
+        import_page(HF_MODULES)
+    from core.looped_lm.hf_stages import profile_causal_lm
+
+    run = live_panel(f"looped_lm-hf:{directory}", profile_causal_lm, {"model_dir": directory},
+                     from_state={"text": "hf-text"}, start_label="Analyse")
+    if run is None or run.result is None:
         return
+    profile = run.result
     fig = make_subplots(rows=1, cols=3, subplot_titles=["logit-lens entropy (nats)", "agreement with the output",
                                                         "rank of the next token"], horizontal_spacing=0.08)
     for col, values in enumerate((profile.entropy, profile.agreement, profile.correct_rank), start=1):
@@ -171,45 +173,23 @@ def own_model_stages() -> None:
                "model's per-loop profile above.")
 
 
-@st.cache_resource(show_spinner="Loading the model…", max_entries=2)
-def cached_causal_lm(directory: str):
-    return load_causal_lm(directory)
-
-
 def _block_for_task() -> None:
     """A task change resets the block size to that task's preset (one layer for live pointer chasing)."""
     st.session_state["block"] = LIVE_POINTER["block"] if st.session_state["task"] == "pointer_chasing" else 2
 
 
-@st.cache_resource(show_spinner=False)
-def cached_feedforward():
-    return load_pretrained("feedforward")[0]
-
-
-@st.cache_resource(show_spinner=False)
-def cached_stage_figure(name: str) -> go.Figure:
-    model, task = cached_pretrained(name)
-    return stage_figure(model, task)
-
-
-def stage_figure(model, task, loops: int = 6) -> go.Figure:
-    ff = cached_feedforward()
-    ids, targets = task.sample(256, PROBE_SEED)
-    cache = run_with_cache(model, ids, loops)
-    looped = looped_profile(model, cache, targets[:, -1])
-    feed = feedforward_profile(ff, ids, targets[:, -1])
-    states, _ = feedforward_states(ff, ids)
-    cka = cka_matrix(states, cache)
+def stage_figure(stages) -> go.Figure:
     fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.1,
                         subplot_titles=["Logit-lens entropy along effective depth", "CKA: feedforward × looped"])
-    n = len(looped.entropy)
-    fig.add_trace(go.Scatter(x=np.arange(1, n + 1) / n, y=looped.entropy, mode="lines+markers", name="looped",
+    n = len(stages.looped_entropy)
+    fig.add_trace(go.Scatter(x=np.arange(1, n + 1) / n, y=stages.looped_entropy, mode="lines+markers", name="looped",
                              line=dict(color=COLORS[0])), row=1, col=1)
-    m = len(feed.entropy)
-    fig.add_trace(go.Scatter(x=np.arange(1, m + 1) / m, y=feed.entropy, mode="lines+markers", name="feedforward",
-                             line=dict(color=COLORS[1])), row=1, col=1)
-    fig.add_trace(go.Heatmap(z=cka, x=looped.depth_labels, y=feed.depth_labels, colorscale="Viridis", zmin=0, zmax=1,
-                             colorbar=dict(title="CKA", thickness=12)), row=1, col=2)
+    m = len(stages.feedforward_entropy)
+    fig.add_trace(go.Scatter(x=np.arange(1, m + 1) / m, y=stages.feedforward_entropy, mode="lines+markers",
+                             name="feedforward", line=dict(color=COLORS[1])), row=1, col=1)
+    fig.add_trace(go.Heatmap(z=stages.cka, x=list(stages.looped_labels), y=list(stages.feedforward_labels),
+                             colorscale="Viridis", zmin=0, zmax=1, colorbar=dict(title="CKA", thickness=12)),
+                  row=1, col=2)
     fig.update_xaxes(title_text="effective depth (fraction of the trained depth)", row=1, col=1)
     fig.update_yaxes(title_text="entropy (nats)", row=1, col=1)
     fig.update_layout(height=420, hovermode="closest",
@@ -217,18 +197,13 @@ def stage_figure(model, task, loops: int = 6) -> go.Figure:
     return fig
 
 
-def trajectory_figure(cache, upto: int) -> go.Figure:
-    states = cache.hiddens[:, :, :, -1, :].mean(2).numpy()       # [R, B, d]: answer token, batch mean
-    R, B, d = states.shape
-    flat = states.reshape(R * B, d)
-    centred = flat - flat.mean(0)
-    _, _, vt = np.linalg.svd(centred, full_matrices=False)
-    pts = (centred @ vt[:3].T).reshape(R, B, 3)[:upto]
+def trajectory_figure(view, upto: int) -> go.Figure:
+    pts = view.trajectory(upto)                                  # [upto, B, 3]
     fig = go.Figure()
     path = pts.reshape(-1, 3)
     fig.add_trace(go.Scatter3d(x=path[:, 0], y=path[:, 1], z=path[:, 2], mode="lines",
                                line=dict(color="#999999", width=4), name="trajectory", hoverinfo="skip"))
-    for layer in range(B):
+    for layer in range(view.block_size):
         p = pts[:, layer]
         fig.add_trace(go.Scatter3d(x=p[:, 0], y=p[:, 1], z=p[:, 2], mode="markers", name=f"layer {layer}",
                                    marker=dict(size=np.linspace(5, 11, len(p)), color=COLORS[layer % len(COLORS)],
@@ -260,15 +235,15 @@ def attention_change_figure(tv) -> go.Figure:
     return fig
 
 
-def attention_maps_figure(cache, layer: int = 0, head: int = 0) -> go.Figure:
-    picks = sorted({0, 1, 3, cache.num_loops - 1})
+def attention_maps_figure(view) -> go.Figure:
+    picks = sorted({0, 1, 3, view.num_loops - 1})
     fig = make_subplots(rows=1, cols=len(picks), subplot_titles=[f"loop {r + 1}" for r in picks],
                         horizontal_spacing=0.04)
     for i, r in enumerate(picks):
-        fig.add_trace(go.Heatmap(z=cache.attention(r, layer)[:, head].mean(0).numpy(), colorscale="Blues",
-                                 showscale=i == len(picks) - 1, zmin=0, zmax=1), row=1, col=i + 1)
+        fig.add_trace(go.Heatmap(z=view.attention_maps[r], colorscale="Blues", showscale=i == len(picks) - 1,
+                                 zmin=0, zmax=1), row=1, col=i + 1)
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(title=f"Attention of layer {layer}, head {head} across loops (batch mean)", height=300)
+    fig.update_layout(title="Attention of layer 0, head 0 across loops (batch mean)", height=300)
     return fig
 
 
@@ -276,13 +251,13 @@ def attention_maps_figure(cache, layer: int = 0, head: int = 0) -> go.Figure:
 def scaling_figure() -> go.Figure:
     fig = make_subplots(rows=1, cols=2, column_widths=[0.5, 0.5], horizontal_spacing=0.12,
                         subplot_titles=["Pointer chasing: accuracy per hop", "Answer accuracy against loops"])
-    scaling = cached_pretrained("pointer")[0].metadata["accuracy_by_hops"]
+    scaling = shipped_metadata("pointer")["accuracy_by_hops"]
     acc = np.array(scaling["accuracy"])
     fig.add_trace(go.Heatmap(z=acc.T, x=[str(r) for r in scaling["loops"]], y=[f"hop {h + 1}" for h in range(acc.shape[1])],
                              colorscale="Viridis", zmin=0, zmax=1, showscale=False,   # every cell is labelled
                              text=np.round(acc.T, 2), texttemplate="%{text}", textfont=dict(size=10)), row=1, col=1)
     for i, name in enumerate(["pointer", *DESIGNS]):
-        meta = cached_pretrained(name)[0].metadata["accuracy_by_hops"]
+        meta = shipped_metadata(name)["accuracy_by_hops"]
         fig.add_trace(go.Scatter(x=meta["loops"], y=np.array(meta["accuracy"])[:, -1], mode="lines+markers",
                                  name=name, line=dict(color=COLORS[i])), row=1, col=2)
     fig.update_xaxes(title_text="loops", type="category", row=1, col=1)
@@ -295,13 +270,10 @@ def scaling_figure() -> go.Figure:
 def design_table() -> pd.DataFrame:
     rows = []
     for name, design in DESIGNS.items():
-        model, _ = cached_pretrained(name)
-        result = cached_analysis(name, 40)
-        acc = model.metadata["accuracy_by_loops"]
+        view, acc = load_view(name).upto(40), shipped_metadata(name)["accuracy_by_loops"]
         rows.append({"design": name, "injection": design["injection"], "norm": design["norm"],
-                     "δ at loop 32 (worst layer)": float(result["delta"][31].max()),
-                     "separation": result["separation"], "stable cycle": bool(result["delta"][31].max() <= 1e-2
-                                                                            and result["separation"] > 0.05),
+                     "δ at loop 32 (worst layer)": float(view.delta[31].max()),
+                     "separation": float(view.separation[-1]), "stable cycle": view.stable_cycle(32),
                      "accuracy, 4 loops": acc.get("4"), "accuracy, 32 loops": acc.get("32")})
     return pd.DataFrame(rows)
 

@@ -15,25 +15,47 @@ solved in one loop; pointer chasing with every hop supervised needs iteration: 5
 :mod:`.hf_stages` reads the same lens metrics off a local Hugging Face causal LM (feedforward analysis).
 Our choices: :mod:`.model` (design
 variables, state init), :mod:`.tasks`, :mod:`.training` (sampler, optimiser), :mod:`.metrics`
-(definitions of delta, separation, attention change, matrix entropy, CKA).
+(definitions of delta, separation, attention change, matrix entropy, CKA), :mod:`.view` (what the page
+draws: one 64-loop pass on a fixed probe batch, sliced to any loop count).
+
+The page's first view is shipped as plain arrays (:mod:`.ship` writes them, :mod:`.view` reads them with
+numpy), and the names whose modules need torch are imported on first use: ``import core.looped_lm``
+loads no torch, ``from core.looped_lm import train`` does.
 """
 
-from core.looped_lm.cache import LoopCache, run_with_cache
-from core.looped_lm.hf_stages import causal_lm_profile, load_causal_lm
-from core.looped_lm.metrics import (attention_change, attention_entropy, convergence_rate, fixed_point_residuals,
-                                    fixed_point_separation, linear_cka, matrix_entropy, spectral_radius)
-from core.looped_lm.model import FeedforwardLM, LoopedLM
-from core.looped_lm.pretrained import DESIGNS, load_pretrained
-from core.looped_lm.tasks import TASKS, Task, make_task
-from core.looped_lm.training import (LIVE_POINTER, LoopedConfig, TrainResult, accuracy_by_hops, accuracy_by_loops,
-                                     sample_loops, task_of, train)
+from importlib import import_module
+
+from core.looped_lm.config import DESIGNS, LIVE_POINTER, TASKS, LoopedConfig
+from core.looped_lm.view import (LoopView, StageView, TrainedView, load_stage_view, load_view, loop_view, stage_view,
+                                 train_and_view)
 
 from core.looped_lm.claims import CLAIMS  # noqa: E402
+
+# Names whose modules import torch: loaded on first use, so the page's first view stays torch-free.
+_LAZY = {
+    "LoopCache": "cache", "run_with_cache": "cache",
+    "causal_lm_profile": "hf_stages", "load_causal_lm": "hf_stages", "profile_causal_lm": "hf_stages",
+    **dict.fromkeys(("attention_change", "attention_entropy", "convergence_rate", "fixed_point_residuals",
+                     "fixed_point_separation", "linear_cka", "matrix_entropy", "spectral_radius"), "metrics"),
+    "FeedforwardLM": "model", "LoopedLM": "model",
+    "load_pretrained": "pretrained",
+    "Task": "tasks", "make_task": "tasks",
+    **dict.fromkeys(("TrainResult", "accuracy_by_hops", "accuracy_by_loops", "sample_loops", "task_of", "train"),
+                    "training"),
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(f"core.looped_lm.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'core.looped_lm' has no attribute {name!r}")
+
 
 __all__ = [
     "CLAIMS", "LoopedLM", "FeedforwardLM", "LoopedConfig", "train", "TrainResult", "accuracy_by_loops", "accuracy_by_hops",
     "sample_loops", "task_of", "LIVE_POINTER",
     "Task", "TASKS", "make_task", "run_with_cache", "LoopCache", "fixed_point_residuals", "convergence_rate",
     "fixed_point_separation", "spectral_radius", "attention_change", "attention_entropy", "matrix_entropy",
-    "linear_cka", "load_pretrained", "DESIGNS", "causal_lm_profile", "load_causal_lm",
+    "linear_cka", "load_pretrained", "DESIGNS", "causal_lm_profile", "load_causal_lm", "profile_causal_lm",
+    "LoopView", "StageView", "TrainedView", "loop_view", "stage_view", "load_view", "load_stage_view", "train_and_view",
 ]

@@ -11,6 +11,9 @@ each layer; the logit lens at a layer is ``lm_head(final_norm(h))``. Our choices
   architectures return already normalised and others not), so its agreement is 1 by construction;
 - the final norm is found by name on the base model (``ln_f`` for GPT-2, ``norm`` for Llama-style,
   ``decoder.final_layer_norm`` for OPT); a model without one is read through ``lm_head`` directly.
+
+:func:`profile_causal_lm` is the two together (load, then profile) with the progress protocol, for
+the page's live panel: loading a real model takes seconds to minutes.
 """
 
 from __future__ import annotations
@@ -20,11 +23,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from core.common.progress import report
+from core.looped_lm.config import SAMPLE_TEXT  # noqa: F401 (re-exported: the default text)
 from core.looped_lm.metrics import matrix_entropy
 from core.looped_lm.stages import StageProfile, _readout
-
-SAMPLE_TEXT = ("The cat sat on the mat. The dog sat on the rug. One plus one is two, and two plus two is four. "
-               "Water freezes at zero degrees and boils at one hundred.")
 
 
 def load_causal_lm(model_dir: str | Path):
@@ -75,3 +77,32 @@ def causal_lm_profile(model, tokenizer, text: str = SAMPLE_TEXT, max_tokens: int
         rows.append((ent, agree, rank, agree, matrix_entropy(h[0].float())))
     labels = ["embedding"] + [f"layer {i}" for i in range(1, len(states))]
     return StageProfile(labels, *map(np.array, zip(*rows)))
+
+
+def profile_causal_lm(model_dir: str | Path, text: str = SAMPLE_TEXT, max_tokens: int = 256,
+                      progress=None) -> StageProfile | None:
+    """Load the causal LM in ``model_dir`` and read its :func:`causal_lm_profile` on ``text``.
+
+    Parameters
+    ----------
+    model_dir : str or Path
+        A local directory written by ``save_pretrained`` (model and tokenizer); nothing is downloaded.
+    text : str
+        At least two tokens; the first ``max_tokens`` are read.
+    progress : callable, optional
+        Called after loading (step 1 of 2, metric ``layers``) and after the profile (step 2);
+        returning False after loading stops before the forward pass.
+
+    Returns
+    -------
+    StageProfile or None
+        The profile; None if stopped after loading.
+    """
+    if not isinstance(text, str) or not text.strip():      # refused before paying for the load
+        raise ValueError("text: empty; allowed a text of at least two tokens")
+    model, tokenizer = load_causal_lm(model_dir)
+    if not report(progress, 1, 2, {"layers": getattr(model.config, "num_hidden_layers", 0)}):
+        return None
+    profile = causal_lm_profile(model, tokenizer, text, max_tokens)
+    report(progress, 2, 2, {"layers": len(profile.depth_labels) - 1})
+    return profile

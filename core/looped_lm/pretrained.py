@@ -4,6 +4,7 @@ both trained with the default config on the default task, and the "feedforward" 
 effective depth (B x mean recurrence distinct layers) for the stage comparison. Regenerate with
 
     python -m core.looped_lm.pretrained
+    python -m core.looped_lm.ship          # then the page's first view, from the new checkpoints
 """
 
 from __future__ import annotations
@@ -12,12 +13,9 @@ from pathlib import Path
 
 from core.common.checkpoint import load_checkpoint, save_checkpoint
 from core.common.config import check_choice
-from core.looped_lm.training import LoopedConfig, accuracy_by_hops, build, task_of, train
+from core.looped_lm.config import ASSETS, DESIGNS, SHIPPED, LoopedConfig  # noqa: F401 (DESIGNS re-exported)
+from core.looped_lm.training import accuracy_by_hops, build, task_of, train
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "looped_lm"
-DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "none", "norm": "pre"}}
-SHIPPED = {**DESIGNS, "feedforward": {"feedforward": True},
-           "pointer": {"task": "pointer_chasing", "block": 1, "mean_recurrence": 8, "steps": 4000}}
 SEED = 0
 SCALING_LOOPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 

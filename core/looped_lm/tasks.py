@@ -25,9 +25,7 @@ import torch
 
 from core.common.config import check_choice, check_range
 from core.common.seeding import make_rng
-
-TASKS = ("parity", "modular_chain", "variable_binding", "pointer_chasing")
-POINTER_NODES = 8
+from core.looped_lm.config import POINTER_NODES, TASKS
 
 
 @dataclass(frozen=True)

@@ -14,42 +14,11 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from core.common.config import Config, choice, param
 from core.common.progress import report
 from core.common.seeding import make_rng, torch_seeded
+from core.looped_lm.config import EVAL_LOOPS, INJECTIONS, LIVE_POINTER, NORMS, LoopedConfig  # noqa: F401 (re-exported)
 from core.looped_lm.model import FeedforwardLM, LoopedLM
-from core.looped_lm.tasks import POINTER_NODES, TASKS, Task, make_task
-
-INJECTIONS = ("concat", "additive", "none")
-NORMS = ("sandwich", "pre", "post", "loop")
-EVAL_LOOPS = (1, 2, 4, 8, 16, 32)
-
-
-@dataclass(frozen=True)
-class LoopedConfig(Config):
-    task: str = choice("modular_chain", TASKS)
-    block: int = choice(2, (1, 2, 4), doc="layers in the recurrent block")
-    injection: str = choice("concat", INJECTIONS)
-    norm: str = choice("sandwich", NORMS)
-    d_model: int = param(64, low=16, high=512, integer=True)
-    heads: int = param(4, low=1, high=16, integer=True)
-    mean_recurrence: int = param(6, low=1, high=64, integer=True)
-    backprop_depth: int = param(4, low=1, high=64, integer=True)
-    steps: int = param(800, low=1, high=100_000, integer=True, doc="~35 s on 2 cores with the defaults")
-    batch_size: int = param(64, low=1, high=4096, integer=True)
-    lr: float = param(2e-3, low=0.0, high=1.0, low_open=True)
-    feedforward: bool = choice(False, (False, True), doc="train the feedforward model of depth block x mean_recurrence")
-    length: int = param(0, low=0, high=64, integer=True, doc="bits, terms or hops; 0 = the task's default")
-    nodes: int = param(POINTER_NODES, low=3, high=32, integer=True, doc="pointer chasing: permutation size")
-
-    def validate(self) -> None:
-        if self.d_model % self.heads:
-            raise ValueError(f"heads: {self.heads} does not divide d_model={self.d_model}; allowed divisors of d_model")
-
-
-# Pointer chasing small enough to learn in a live minute (1000 steps; measured in bench/looped_lm.py):
-# a one-layer block still needs a second loop for the last hop, and holds the answer far beyond.
-LIVE_POINTER = {"task": "pointer_chasing", "nodes": 5, "length": 3, "block": 1, "steps": 1000, "lr": 3e-3}
+from core.looped_lm.tasks import Task, make_task
 
 
 def task_of(config: LoopedConfig) -> Task:
@@ -77,7 +46,8 @@ class TrainResult:
     config: LoopedConfig
     step: np.ndarray
     loss: np.ndarray
-    accuracy: dict = field(default_factory=dict)   # loops -> accuracy on held-out samples
+    accuracy: dict = field(default_factory=dict)   # loops -> accuracy on held-out samples; empty if stopped
+    stopped: bool = False                          # progress asked to stop: accuracy was not evaluated
 
 
 @torch.no_grad()
@@ -101,7 +71,30 @@ def accuracy_by_hops(model, task: Task, loops=EVAL_LOOPS, n: int = 512, seed: in
     return np.array([(model(ids, r)[:, cols].argmax(-1) == answers).float().mean(0).numpy() for r in loops])
 
 
-def train(config: LoopedConfig, task: Task | None = None, steps: int | None = None, seed: int = 0, progress=None):
+def train(config: LoopedConfig, task: Task | None = None, steps: int | None = None, seed: int = 0,
+          progress=None) -> TrainResult:
+    """Train a looped (or, with ``config.feedforward``, a feedforward) model on ``task``.
+
+    Parameters
+    ----------
+    config : LoopedConfig
+        The design and the optimiser's settings.
+    task : Task, optional
+        Default: ``task_of(config)``.
+    steps : int, optional
+        Default: ``config.steps``.
+    seed : int
+        Seeds the initialisation, the batches and the loop counts.
+    progress : callable, optional
+        ``progress(step, total, {"loss", "loops"})`` after every step; returning False stops.
+
+    Returns
+    -------
+    TrainResult
+        The model, the loss per step and the answer accuracy on 512 fresh samples at
+        ``EVAL_LOOPS`` loops. A stopped run skips that evaluation: ``stopped`` is True and
+        ``accuracy`` is empty, so Stop ends the run at its next step.
+    """
     task = task or task_of(config)
     steps = steps or config.steps
     with torch_seeded(seed):
@@ -109,7 +102,7 @@ def train(config: LoopedConfig, task: Task | None = None, steps: int | None = No
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.01)
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=config.lr, total_steps=steps, pct_start=0.1)
     rng = make_rng(seed)
-    losses = []
+    losses, stopped = [], False
     for step in range(1, steps + 1):
         model.train()
         ids, targets = task.sample(config.batch_size, int(rng.integers(2**31)))
@@ -123,7 +116,8 @@ def train(config: LoopedConfig, task: Task | None = None, steps: int | None = No
         schedule.step()
         losses.append(float(loss.detach()))
         if not report(progress, step, steps, {"loss": losses[-1], "loops": loops}):
+            stopped = True
             break
-    result = TrainResult(model, config, np.arange(1, len(losses) + 1), np.array(losses))
-    result.accuracy = accuracy_by_loops(model, task)
-    return result
+    model.eval()
+    accuracy = {} if stopped else accuracy_by_loops(model, task)
+    return TrainResult(model, config, np.arange(1, len(losses) + 1), np.array(losses), accuracy, stopped)

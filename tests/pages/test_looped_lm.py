@@ -40,6 +40,17 @@ def test_live_mode_trains_a_chosen_design():
     run = at.session_state["liverun:looped_lm:modular_chain:1:concat:sandwich"]
     run.stop()  # the full run is covered by tests/core/looped_lm; here only the wiring
     assert run.wait(10) and run.state == "stopped"
+    at.run()
+    assert run.result.train.stopped and run.result.loops is None          # Stop skipped the evaluation
+    assert at.info[0].value.startswith("Stopped after") and not at.exception
+
+
+def test_a_shared_link_opens_the_live_panel():
+    from pages.looped_lm import LIVE
+
+    at = apptest.open_page("looped_lm", **LIVE)
+    assert at.segmented_control(key="model").value == "live"
+    assert [b.label for b in at.button if b.key.endswith(":start")] == ["Train (about 35 s)"]
 
 
 def test_live_pointer_chasing_uses_the_one_minute_preset():
@@ -59,19 +70,64 @@ def test_live_pointer_chasing_uses_the_one_minute_preset():
     assert {k: getattr(config, k) for k in LIVE_POINTER} == LIVE_POINTER
 
 
+def run_own_model(at, directory):
+    """Type ``directory``, press Analyse and wait for its live run; the run."""
+    at.text_input(key="hf-dir").set_value(str(directory)).run()
+    start = next(b for b in at.button if b.key.startswith("liverun:looped_lm-hf:") and b.key.endswith(":start"))
+    start.click().run()
+    run = at.session_state[start.key.removesuffix(":start")]
+    assert run.wait(120), "the model did not load"
+    at.run()
+    return run
+
+
 def test_own_causal_lm_stages_from_a_local_directory(tmp_path):
     from tests.core.looped_lm.test_hf_stages import save_tiny
 
     at = open_page()
-    charts = len(at.get("plotly_chart"))
-    at.text_input[0].set_value(str(tmp_path / "missing"))
-    at.button(key="FormSubmitter:hf-stages-Analyse").click().run()
+    assert not [b for b in at.button if b.key.startswith("liverun:looped_lm-hf:")]   # no directory, nothing to run
+    run = run_own_model(at, tmp_path / "missing")
+    assert run.state == "failed"
     assert at.error[0].value.startswith(f"model_dir: '{tmp_path / 'missing'}' holds no config.json")
-    at.text_input[0].set_value(str(save_tiny(tmp_path / "gpt2", "gpt2")))
-    at.button(key="FormSubmitter:hf-stages-Analyse").click().run()
-    assert not at.error, at.error[0].value
-    assert len(at.get("plotly_chart")) == charts + 1
+    at.text_area(key="hf-text").set_value("The cat sat on the rug. The dog sat on the mat.")
+    run = run_own_model(at, save_tiny(tmp_path / "gpt2", "gpt2"))
+    assert run.state == "done" and not at.error, [e.value for e in at.error]
+    assert run.kwargs["model_dir"] == str(tmp_path / "gpt2")
+    assert len(run.result.entropy) == 4 and "chart-own-stages" in [c.key for c in at.get("plotly_chart")]
     import json
 
     xs = [json.loads(c.proto.spec)["data"][0].get("x") for c in at.get("plotly_chart")]
     assert ["embedding", "layer 1", "layer 2", "layer 3"] in xs
+
+
+def test_the_first_view_is_the_shipped_arrays():
+    """The page draws the shipped views: the design table's numbers are the file's, sliced at 40 loops."""
+    from core.looped_lm.view import load_view
+
+    at = open_page()
+    table = at.dataframe[0].value.set_index("design")
+    for name in ("stable", "unstable"):
+        view = load_view(name)
+        assert table.loc[name, "δ at loop 32 (worst layer)"] == float(view.delta[31].max())
+        assert table.loc[name, "separation"] == float(view.separation[39])
+
+
+def test_a_finished_live_run_is_drawn_from_its_views(monkeypatch):
+    """A (tiny) finished run in the panel's slot: the page draws its views and its accuracy."""
+    import core.looped_lm.training as training
+    from app.ui.live import LiveRun
+    from core.looped_lm import LoopedConfig, train_and_view
+
+    monkeypatch.setattr(training, "accuracy_by_loops", lambda model, task: {4: 0.25, 32: 0.5})
+    at = apptest.open_page("looped_lm", model="Train live")
+    run = LiveRun(train_and_view, config=LoopedConfig(d_model=16, heads=2, steps=2, batch_size=8), seed=0).start()
+    assert run.wait(120) and run.state == "done", run.error
+    at.session_state["liverun:looped_lm:modular_chain:2:concat:sandwich"] = run
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert metrics(at)["Accuracy at 32 loops"] == "0.50"
+    assert any("4 → 0.25, 32 → 0.50" in c.value for c in at.caption)
+    assert {"chart-trajectory", "chart-delta", "chart-tv", "chart-attn", "chart-stages"} <= {
+        c.key for c in at.get("plotly_chart")}
+    at.slider(key="loops").set_value(8).run()
+    assert "Worst layer δ at loop 7" in metrics(at) and not at.exception

@@ -94,6 +94,9 @@ def test_training_is_seeded_and_stops_when_asked():
     a = train(cfg, seed=1, progress=log)
     b = train(cfg, seed=1, progress=ProgressLog(stop_after=3))
     assert log.steps == [1, 2, 3] and np.array_equal(a.loss, b.loss) and len(a.loss) == 3
-    assert set(a.accuracy) == {1, 2, 4, 8, 16, 32}
+    assert a.stopped and a.accuracy == {}          # a stopped run skips its evaluation
+    full = train(cfg, seed=1, progress=ProgressLog())
+    assert not full.stopped and set(full.accuracy) == {1, 2, 4, 8, 16, 32}
+    assert np.array_equal(full.loss[:3], a.loss)
     with pytest.raises(ValueError, match="^heads: 3 does not divide d_model=16"):
         LoopedConfig(d_model=16, heads=3)

@@ -1,0 +1,56 @@
+"""The looped LM's configuration and the names its page needs, with no torch import.
+
+The page's first view reads shipped arrays (:mod:`.view`); it needs the config, the task and design
+names and the shipped models' folder, but not the model. So they live here, and :mod:`.training`,
+:mod:`.tasks` and :mod:`.pretrained` import them from this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.common.config import Config, choice, param
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets" / "looped_lm"
+TASKS = ("parity", "modular_chain", "variable_binding", "pointer_chasing")
+POINTER_NODES = 8
+INJECTIONS = ("concat", "additive", "none")
+NORMS = ("sandwich", "pre", "post", "loop")
+EVAL_LOOPS = (1, 2, 4, 8, 16, 32)
+# What the page's "your own causal LM" section reads by default (:mod:`.hf_stages`).
+SAMPLE_TEXT = ("The cat sat on the mat. The dog sat on the rug. One plus one is two, and two plus two is four. "
+               "Water freezes at zero degrees and boils at one hundred.")
+# The two shipped looped designs: Huginn's, and one with neither input injection nor a stabilising norm.
+DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "none", "norm": "pre"}}
+# Every shipped model (assets/looped_lm/<name>/, made by python -m core.looped_lm.pretrained): the two
+# designs, the feedforward model of matching depth, and a one-layer block on pointer chasing.
+SHIPPED = {**DESIGNS, "feedforward": {"feedforward": True},
+           "pointer": {"task": "pointer_chasing", "block": 1, "mean_recurrence": 8, "steps": 4000}}
+
+
+@dataclass(frozen=True)
+class LoopedConfig(Config):
+    task: str = choice("modular_chain", TASKS)
+    block: int = choice(2, (1, 2, 4), doc="layers in the recurrent block")
+    injection: str = choice("concat", INJECTIONS)
+    norm: str = choice("sandwich", NORMS)
+    d_model: int = param(64, low=16, high=512, integer=True)
+    heads: int = param(4, low=1, high=16, integer=True)
+    mean_recurrence: int = param(6, low=1, high=64, integer=True)
+    backprop_depth: int = param(4, low=1, high=64, integer=True)
+    steps: int = param(800, low=1, high=100_000, integer=True, doc="~35 s on 2 cores with the defaults")
+    batch_size: int = param(64, low=1, high=4096, integer=True)
+    lr: float = param(2e-3, low=0.0, high=1.0, low_open=True)
+    feedforward: bool = choice(False, (False, True), doc="train the feedforward model of depth block x mean_recurrence")
+    length: int = param(0, low=0, high=64, integer=True, doc="bits, terms or hops; 0 = the task's default")
+    nodes: int = param(POINTER_NODES, low=3, high=32, integer=True, doc="pointer chasing: permutation size")
+
+    def validate(self) -> None:
+        if self.d_model % self.heads:
+            raise ValueError(f"heads: {self.heads} does not divide d_model={self.d_model}; allowed divisors of d_model")
+
+
+# Pointer chasing small enough to learn in a live minute (1000 steps; measured in bench/looped_lm.py):
+# a one-layer block still needs a second loop for the last hop, and holds the answer far beyond.
+LIVE_POINTER = {"task": "pointer_chasing", "nodes": 5, "length": 3, "block": 1, "steps": 1000, "lr": 3e-3}

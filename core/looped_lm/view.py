@@ -1,0 +1,224 @@
+"""What the looped_lm page draws, as plain arrays: computed from a model, or read from the shipped file.
+
+- :class:`LoopView`: for loops r = 1..R and block layers l, the answer token's state (batch mean),
+  the fixed-point residual delta (median over tokens), the separation of the layers' states at loop r,
+  the attention change per head and layer 0 / head 0's attention map (batch mean), all on the same
+  ``PROBE_BATCH`` samples of seed ``PROBE_SEED``. Each of them at loop r depends on loops 1..r only,
+  so the view of R loops is the first R rows of the view of ``MAX_LOOPS`` (:meth:`LoopView.upto`):
+  one pass of 64 loops serves every position of the page's loop slider.
+- :class:`StageView`: the logit-lens entropy of the answer along effective depth for the looped
+  model (``STAGE_LOOPS`` loops) and for the feedforward model, and their linear CKA matrix.
+
+``python -m core.looped_lm.ship`` writes both for the shipped designs to ``assets/looped_lm/views.npz``;
+:func:`load_view` and :func:`load_stage_view` read them back with numpy alone, and
+:func:`shipped_metadata` reads a shipped model's metadata (accuracies by loops and by hops) from its
+JSON, so the page's first view imports no torch. :func:`loop_view` and :func:`stage_view` compute the
+same records from a model (they import torch when called).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from core.common.config import check_choice, check_range
+from core.looped_lm.config import ASSETS, DESIGNS, SHIPPED, LoopedConfig
+
+MAX_LOOPS = 64        # the page's loop slider reaches 64
+PROBE_BATCH = 64
+PROBE_SEED = 123
+STAGE_LOOPS = 6       # about the trained depth
+STAGE_BATCH = 256
+VIEWS = ASSETS / "views.npz"
+STABLE_DELTA, MIN_SEPARATION = 1e-2, 0.05   # the page's reading of "a stable cycle" at loop 32
+
+
+@dataclass
+class LoopView:
+    """A looped pass of R loops through a block of B layers with H heads, on S tokens of d dimensions.
+
+    Indexing follows the page: ``delta[k]`` and ``attention_change[k]`` are the changes from loop
+    k + 1 to loop k + 2 (shown at "loop k + 1"), ``separation[k]`` is read at loop k + 1.
+    """
+
+    answer_states: np.ndarray     # [R, B, d] the answer token's state after each block layer, batch mean
+    delta: np.ndarray             # [R-1, B] relative change of each layer's state, median over tokens
+    separation: np.ndarray        # [R] min distance between the layers' states at loop r / their mean norm
+    attention_change: np.ndarray  # [R-1, B, H] total variation of each head's attention, loop to loop
+    attention_maps: np.ndarray    # [R, S, S] layer 0, head 0, batch mean
+
+    @property
+    def num_loops(self) -> int:
+        return self.answer_states.shape[0]
+
+    @property
+    def block_size(self) -> int:
+        return self.answer_states.shape[1]
+
+    def upto(self, loops: int) -> "LoopView":
+        """The view of the first ``loops`` loops (what a pass of ``loops`` loops gives)."""
+        check_range("loops", loops, low=2, high=self.num_loops, integer=True)
+        return LoopView(self.answer_states[:loops], self.delta[:loops - 1], self.separation[:loops],
+                        self.attention_change[:loops - 1], self.attention_maps[:loops])
+
+    def trajectory(self, upto: int | None = None) -> np.ndarray:
+        """[upto, B, 3]: the answer states projected on the first three principal components of all R loops."""
+        flat = self.answer_states.reshape(-1, self.answer_states.shape[-1]).astype(float)
+        centred = flat - flat.mean(0)
+        _, _, vt = np.linalg.svd(centred, full_matrices=False)
+        points = (centred @ vt[:3].T).reshape(self.num_loops, self.block_size, -1)
+        return points[:upto]
+
+    def stable_cycle(self, loop: int = 32) -> bool:
+        """Every layer settled by ``loop`` (worst delta <= 1e-2) at points apart from each other (> 0.05)."""
+        k = min(loop, self.num_loops - 1) - 1
+        return bool(self.delta[k].max() <= STABLE_DELTA and self.separation[-1] > MIN_SEPARATION)
+
+    def to_frame(self):
+        """One row per loop: each layer's delta and mean attention change to the next loop, the separation."""
+        import pandas as pd
+
+        R = self.num_loops
+        pad = np.full((1, self.block_size), np.nan)
+        delta = np.vstack([self.delta, pad])
+        change = np.vstack([self.attention_change.mean(-1), pad])
+        columns = {"loop": np.arange(1, R + 1), "separation": self.separation}
+        for layer in range(self.block_size):
+            columns[f"delta layer {layer}"] = delta[:, layer]
+            columns[f"attention change layer {layer}"] = change[:, layer]
+        return pd.DataFrame(columns)
+
+
+@dataclass
+class StageView:
+    """Stages of inference: the looped model's lens along (loop, layer) and the feedforward model's."""
+
+    looped_labels: np.ndarray         # [N] "r1 l0", ... (N = loops x B)
+    looped_entropy: np.ndarray        # [N] logit-lens entropy of the answer (nats)
+    feedforward_labels: np.ndarray    # [F] "layer 0", ...
+    feedforward_entropy: np.ndarray   # [F]
+    cka: np.ndarray                   # [F, N] linear CKA, answer position
+
+
+@dataclass
+class TrainedView:
+    """A live run: the training result and, unless it was stopped, what the page draws of its model."""
+
+    train: object                    # TrainResult
+    loops: LoopView | None           # None if stopped
+    stages: StageView | None         # None if stopped, or for a task the shipped feedforward model does not know
+
+
+def train_and_view(config, seed: int = 0, progress=None) -> TrainedView:
+    """:func:`~core.looped_lm.training.train`, then :func:`loop_view` and (default task) :func:`stage_view`.
+
+    Parameters
+    ----------
+    config : LoopedConfig
+    seed : int
+    progress : callable, optional
+        ``progress(step, steps + 1, metrics)``: the training steps, then one step for the views.
+        Returning False stops; a stopped run computes no views (so Stop ends it at its next step).
+
+    Returns
+    -------
+    TrainedView
+    """
+    from core.common.progress import report
+    from core.looped_lm.pretrained import load_pretrained
+    from core.looped_lm.training import task_of, train
+
+    total = config.steps + 1
+    forward = None if progress is None else (lambda step, _, metrics: progress(step, total, metrics))
+    result = train(config, seed=seed, progress=forward)
+    if result.stopped:
+        return TrainedView(result, None, None)
+    task = task_of(config)
+    loops = loop_view(result.model, task)
+    stages = None
+    if task == task_of(LoopedConfig()) and not config.feedforward:   # the task the shipped feedforward model knows
+        stages = stage_view(result.model, load_pretrained("feedforward")[0], task)
+    report(progress, total, total, {})
+    return TrainedView(result, loops, stages)
+
+
+def loop_view(model, task, loops: int = MAX_LOOPS, n: int = PROBE_BATCH, seed: int = PROBE_SEED) -> LoopView:
+    """The :class:`LoopView` of ``model`` on ``n`` samples of ``task`` (seed ``seed``), ``loops`` loops.
+
+    Parameters
+    ----------
+    model : LoopedLM
+    task : Task
+    loops : int
+        R, at least 2 (a change needs two loops).
+    n, seed : int
+        The probe batch.
+
+    Returns
+    -------
+    LoopView
+        delta is :func:`~core.looped_lm.metrics.fixed_point_residuals` (median), separation at loop r is
+        :func:`~core.looped_lm.metrics.fixed_point_separation` of the first r loops, attention change
+        is :func:`~core.looped_lm.metrics.attention_change`.
+    """
+    from core.looped_lm.cache import run_with_cache
+    from core.looped_lm.metrics import attention_change, fixed_point_residuals, fixed_point_separation
+
+    check_range("loops", loops, low=2, high=1024, integer=True)
+    ids, _ = task.sample(n, seed)
+    cache = run_with_cache(model, ids, loops)
+    h = cache.hiddens
+    return LoopView(answer_states=h[:, :, :, -1, :].mean(2).numpy(),
+                    delta=fixed_point_residuals(h, reduce="median"),
+                    separation=np.array([fixed_point_separation(h[:r]) for r in range(1, loops + 1)]),
+                    attention_change=attention_change(cache.attentions),
+                    attention_maps=cache.attentions[:, 0, :, 0].mean(1).numpy())
+
+
+def stage_view(model, feedforward, task, loops: int = STAGE_LOOPS, n: int = STAGE_BATCH,
+               seed: int = PROBE_SEED) -> StageView:
+    """The :class:`StageView` of ``model`` against ``feedforward`` on ``n`` samples of ``task``.
+
+    Entropies are :func:`~core.looped_lm.stages.looped_profile` and
+    :func:`~core.looped_lm.stages.feedforward_profile` at the answer position, the matrix is
+    :func:`~core.looped_lm.stages.cka_matrix` over ``loops`` loops.
+    """
+    from core.looped_lm.cache import run_with_cache
+    from core.looped_lm.stages import cka_matrix, feedforward_profile, feedforward_states, looped_profile
+
+    ids, targets = task.sample(n, seed)
+    cache = run_with_cache(model, ids, loops)
+    looped = looped_profile(model, cache, targets[:, -1])
+    feed = feedforward_profile(feedforward, ids, targets[:, -1])
+    return StageView(np.array(looped.depth_labels), looped.entropy, np.array(feed.depth_labels), feed.entropy,
+                     cka_matrix(feedforward_states(feedforward, ids)[0], cache))
+
+
+@lru_cache(maxsize=1)
+def _views() -> dict:
+    with np.load(VIEWS) as arrays:          # no pickles: every entry is a plain numeric or string array
+        return {key: arrays[key] for key in arrays.files}
+
+
+def load_view(name: str) -> LoopView:
+    """The shipped :class:`LoopView` of design ``name`` ("stable" or "unstable") at ``MAX_LOOPS`` loops."""
+    check_choice("name", name, tuple(DESIGNS))
+    arrays = _views()
+    return LoopView(**{field: arrays[f"{name}/loop/{field}"] for field in LoopView.__dataclass_fields__})
+
+
+def load_stage_view(name: str) -> StageView:
+    """The shipped :class:`StageView` of design ``name`` against the shipped feedforward model."""
+    check_choice("name", name, tuple(DESIGNS))
+    arrays = _views()
+    return StageView(**{field: arrays[f"{name}/stage/{field}"] for field in StageView.__dataclass_fields__})
+
+
+@lru_cache(maxsize=None)
+def shipped_metadata(name: str) -> dict:
+    """A shipped model's metadata (``accuracy_by_loops``, ``accuracy_by_hops``, ...) from its JSON alone."""
+    check_choice("name", name, tuple(SHIPPED))
+    return json.loads((ASSETS / name / "config.json").read_text())["metadata"]
