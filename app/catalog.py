@@ -44,9 +44,7 @@ SYSTEMS = (
            "attention settles as it does, and the feedforward stages of inference repeat every loop.",
            long=("train", "train_and_view", "accuracy_by_loops", "accuracy_by_hops", "loop_view", "stage_view",
                  "causal_lm_profile", "load_causal_lm", "profile_causal_lm"),
-           # torch is imported by the page itself, under the import lock, once a visitor trains or probes:
-           # the shell imports warm= before the page, so listing it here would put it in the first view.
-           page="pages.looped_lm", warm=("core.looped_lm",)),
+           page="pages.looped_lm", warm=("torch", "core.looped_lm")),
     System("distributional_steering", "Distributional steering of diffusion", THEMES[1],
            "Weighted interacting particles sample a mean-field tilted measure, steering a diffusion model "
            "with distribution-level rewards such as calibration or diversity.",
@@ -99,7 +97,7 @@ SYSTEMS = (
     System("geto_lp", "GETO-LP Wasserstein barycenters", THEMES[2],
            r"An exact LP for fixed-support barycenters on $d$-dimensional grids with $O(dMN^{1+1/d})$ "
            r"variables instead of $O(MN^2)$.",
-           long=("solve_lp", "barycenter"),
+           long=("solve_lp", "barycenter", "run_baselines"),
            page="pages.geto_lp", warm=("ot", "scipy.optimize", "highspy", "sklearn.datasets", "pyvista",
                                        "core.geto_lp")),
     System("graph_clustering", "Graph foundation model for clustering", THEMES[3],

@@ -1,4 +1,13 @@
-"""GETO-LP: exact Wasserstein barycenters of digits, shapes, colour palettes and organ volumes."""
+"""GETO-LP: exact Wasserstein barycenters of digits, shapes, colour palettes and organ volumes.
+
+What runs where:
+- each kind's default view is shipped (``assets/geto_lp/<kind>.npz``, :mod:`core.geto_lp.ship`):
+  the first view imports neither POT (which imports torch), HiGHS, scikit-learn nor PyVista;
+- another small problem (up to ``INSTANT_VARIABLES`` LP variables, well under a second) is solved
+  on load by GETO-LP alone, cached; POT's solvers for it run on a click, in a live panel;
+- a larger problem runs live, GETO-LP then POT's solvers, with HiGHS's progress and a Stop that
+  interrupts HiGHS.
+"""
 
 from __future__ import annotations
 
@@ -17,48 +26,49 @@ from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
-from core.common.seeding import derive_seed
-from core.geto_lp import (SCENES, SHAPES, SOLVERS, bin_centres, colour_histogram, compare_solvers, count_variables,
-                          digit_image, flow_paths, isosurface, organ_volume, scene_image, shape_image,
+from core.geto_lp import (DEFAULTS, SCENES, SHAPES, SOLVERS, Comparison, bin_centres, compare_solvers,
+                          count_variables, flow_paths, input_labels, isosurface, problem_inputs, run_baselines,
                           transfer_palette)
 from core.geto_lp.grid import check_weights
+from core.geto_lp.problems import scene
+from core.geto_lp.ship import DENSE_LIMIT, POT_LP_LIMIT, load_view
 
 SYSTEM = BY_KEY["geto_lp"]
 KINDS = {"digits": "Handwritten digits (2-D)", "shapes": "Synthetic shapes (2-D)",
          "palettes": "Colour palettes (RGB, 3-D)", "volumes": "Organ-like volumes (3-D)"}
 COSTS = {"sqeuclidean": "squared Euclidean (W₂²)", "l1": "L1 (W₁, Manhattan)"}
-INSTANT_VARIABLES = 30_000  # up to this many LP variables the page solves on load (cached); beyond, live
-POT_LP_LIMIT = 150_000  # POT's classical LP on the page: ~2 s at 16 x 16 with 2 inputs on 2 cores
-DENSE_LIMIT = 1_728  # dense N x N costs (Sinkhorn, emd2 scoring) on the page
-IMAGE_SIZE = 64  # generated images for palettes
+INSTANT_VARIABLES = 30_000  # up to this many LP variables GETO-LP solves on load (cached); beyond, live
 FLOWS = 80  # heaviest plan entries drawn
+# Digits 0 and 3 on a 20 x 20 grid: 32,400 LP variables, over INSTANT_VARIABLES, so the live panel shows.
+LIVE = {"n": "20"}
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def cached_inputs(kind: str, items: tuple, size: int, seed: int) -> tuple[np.ndarray, list[str], float]:
     """The histograms, their labels and the grid spacing."""
-    if kind == "digits":
-        return np.stack([digit_image(int(d), size) for d in items]), [f"digit {d}" for d in items], 1.0
-    if kind == "shapes":
-        return np.stack([shape_image(s, size) for s in items]), [s.replace("_", " ") for s in items], 1.0
-    if kind == "palettes":
-        hist = np.stack([colour_histogram(cached_image(s, seed), size) for s in items])
-        return hist, list(items), 1.0 / size
-    volumes = np.stack([organ_volume(size, seed=derive_seed(seed, "patient", int(p))) for p in items])
-    return volumes, [f"patient {p}" for p in items], 1.0
+    problem = problem_inputs(kind, items, size, seed)
+    return problem.histograms, problem.labels, problem.spacing
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def cached_image(scene: str, seed: int) -> np.ndarray:
-    return scene_image(scene, IMAGE_SIZE, seed)
+def cached_image(scene_name: str, seed: int) -> np.ndarray:
+    return scene(scene_name, seed)
 
 
-@st.cache_data(show_spinner="Solving the layered LP and the baselines…", max_entries=32)
-def cached_comparison(kind: str, items: tuple, size: int, seed: int, weights: tuple, cost: str, solver: str,
-                      reg: float):
+@st.cache_resource(show_spinner=False)
+def cached_shipped(kind: str):
+    return load_view(kind)
+
+
+@st.cache_data(show_spinner="Solving the layered LP…", max_entries=32)
+def cached_exact(kind: str, items: tuple, size: int, seed: int, weights: tuple, cost: str, solver: str):
+    """GETO-LP alone on a small problem (under a second; POT is not imported)."""
     hist, _, spacing = cached_inputs(kind, items, size, seed)
-    return compare_solvers(hist, weights, cost, spacing, reg, solver=solver, pot_max_variables=POT_LP_LIMIT,
-                           dense_max_points=DENSE_LIMIT)
+    return compare_solvers(hist, weights, cost, spacing, methods=("geto_lp",), solver=solver, rescore_exact=False)
+
+
+def grid_shape(kind: str, size: int) -> tuple:
+    return (size, size) if kind in ("digits", "shapes") else (size, size, size)
 
 
 def render() -> None:
@@ -85,7 +95,7 @@ def render() -> None:
     if not 2 <= len(items) <= 4:
         st.error(f"inputs: {len(items)} selected; allowed 2 to 4 inputs")
         return
-    hist, labels, spacing = cached_inputs(kind, tuple(items), size, seed)
+    labels = input_labels(kind, items)
     weight_cols = st.columns(len(items) + 1)
     raw = []
     for i, label in enumerate(labels):
@@ -101,69 +111,97 @@ def render() -> None:
         st.error(str(exc))
         return
 
-    shape = hist.shape[1:]
+    shape = grid_shape(kind, size)
     n_var = count_variables(len(items), shape)
     if solver == "auto":
         solver = "highs-ds" if n_var <= INSTANT_VARIABLES else "highs-ipm"
-    if n_var <= INSTANT_VARIABLES:
-        comparison = cached_comparison(kind, tuple(items), size, seed, tuple(weights), cost, solver, reg)
+    slot = live_slot(kind, items, size, seed, weights, cost, solver, reg)
+    shipped = cached_shipped(kind)
+    metrics_area, main_area, solvers_area, plans_area, details_area = (st.container() for _ in range(5))
+    baselines_pending, table_area = False, None
+    is_shipped = shipped is not None and shipped.matches(kind, items, size, seed, weights, cost, solver, reg)
+    if is_shipped:
+        hist, spacing, comparison = shipped.problem.histograms, shipped.problem.spacing, shipped.comparison
+    elif n_var <= INSTANT_VARIABLES:
+        hist, _, spacing = cached_inputs(kind, tuple(items), size, seed)
+        comparison = cached_exact(kind, tuple(items), size, seed, tuple(weights), cost, solver)
+        with solvers_area:
+            st.subheader("Solvers side by side", divider="gray")
+            table_area = st.container()
+            comparison, baselines_pending = with_baselines(slot, comparison, hist, weights, cost, spacing, reg,
+                                                           solver)
     else:
-        slot = live_slot(kind, items, size, seed, weights, cost, solver, reg)
+        hist, _, spacing = cached_inputs(kind, tuple(items), size, seed)
         comparison = live_comparison(slot, hist, weights, cost, spacing, reg, solver, n_var)
         if comparison is None:
             show(inputs_figure(kind, hist, labels), key="chart-inputs")
             return
     result, runs = comparison.result, comparison.by_method
     if result.status != "optimal":
-        st.warning("Stopped before HiGHS finished: an unfinished LP has no barycenter to show. Start it again to "
+        solved = bool(np.isfinite(result.barycenter).all())
+        st.warning("Stopped while recovering the plans: the barycenter is exact, but not every plan was recovered. "
+                   "Start it again to finish." if solved else
+                   "Stopped before HiGHS finished: an unfinished LP has no barycenter to show. Start it again to "
                    "solve to the end.")
-        show(inputs_figure(kind, hist, labels), key="chart-inputs")
+        show(main_figure(kind, hist, labels, result) if solved else inputs_figure(kind, hist, labels),
+             key="chart-inputs")
         return
 
     classical = len(items) * math.prod(shape) ** 2 + math.prod(shape)
-    m = st.columns(5)
-    m[0].metric("GETO-LP variables", f"{result.n_variables:,}", help="M·N·Σₖnₖ + N")
-    m[1].metric("Classical LP variables", f"{classical:,}", delta=f"{classical / result.n_variables:.1f}× more",
-                delta_color="off", help="M·N² + N")
-    m[2].metric("GETO-LP solve", f"{result.solve_seconds:.2f} s",
-                help=f"HiGHS {solver}; building the LP took {result.build_seconds:.3f} s, the plans "
-                     f"{result.recover_seconds:.3f} s")
-    m[3].metric("Objective Σλₘ·cost(Pₘ)", f"{result.objective:.5g}")
-    entropic = [r for key, r in runs.items() if key in ("sinkhorn", "convolutional") and r.status == "ok"]
-    m[4].metric("Entropic gap to exact", f"{min(r.gap_to_exact for r in entropic):+.2%}" if entropic else "—",
-                help="the better of the two entropic barycenters, scored exactly with ot.emd2")
+    with metrics_area:
+        m = st.columns(5)
+        m[0].metric("GETO-LP variables", f"{result.n_variables:,}", help="M·N·Σₖnₖ + N")
+        m[1].metric("Classical LP variables", f"{classical:,}", delta=f"{classical / result.n_variables:.1f}× more",
+                    delta_color="off", help="M·N² + N")
+        m[2].metric("GETO-LP solve", f"{result.solve_seconds:.2f} s",
+                    help=f"HiGHS {solver}; building the LP took {result.build_seconds:.3f} s, the plans "
+                         f"{result.recover_seconds:.3f} s" + (" (measured when this view was shipped)" if is_shipped else ""))
+        m[3].metric("Objective Σλₘ·cost(Pₘ)", f"{result.objective:.5g}")
+        entropic = [r for key, r in runs.items() if key in ("sinkhorn", "convolutional") and r.status == "ok"]
+        m[4].metric("Entropic gap to exact", f"{min(r.gap_to_exact for r in entropic):+.2%}" if entropic else "—",
+                    help="the better of the two entropic barycenters, scored exactly with ot.emd2")
+        if is_shipped:
+            st.caption("This default view is shipped: solved and timed once by `python -m core.geto_lp.ship`. "
+                       "Change any control to solve a problem here.")
 
-    left, right = st.columns([2.2, 1])
-    with left:
-        show(main_figure(kind, hist, labels, result), key="chart-main")
-    with right:
-        st.markdown(what_you_see(kind, labels, weights, result, runs, classical))
+    with main_area:
+        left, right = st.columns([2.2, 1])
+        with left:
+            show(main_figure(kind, hist, labels, result), key="chart-main")
+        with right:
+            st.markdown(what_you_see(kind, labels, weights, result, runs, classical, baselines_pending))
 
-    st.subheader("Solvers side by side", divider="gray")
-    st.dataframe(solver_table(comparison.runs), hide_index=True, column_config=TABLE_FORMAT)
-    st.caption("Objective: Σλₘ·ot.emd2(aₘ, b, C) at each method's barycenter b, so every row is scored the same, "
-               "exact way; the gap is relative to GETO-LP's optimum. Memory: the rise of the process's peak RSS "
-               "during the call, HiGHS included. GETO-LP's time includes building the LP and recovering its plans.")
+    if table_area is None:
+        with solvers_area:
+            st.subheader("Solvers side by side", divider="gray")
+            table_area = st.container()
+    with table_area:
+        st.dataframe(solver_table(comparison.runs), hide_index=True, column_config=TABLE_FORMAT)
+        st.caption("Objective: Σλₘ·ot.emd2(aₘ, b, C) at each method's barycenter b, so every row is scored the "
+                   "same, exact way (GETO-LP's row is its LP's own optimum where POT has not run); the gap is "
+                   "relative to GETO-LP's optimum. Memory: the rise of the process's peak RSS during the call, HiGHS "
+                   "included. GETO-LP's time includes building the LP and recovering its plans.")
 
-    left, right = st.columns([1.2, 1])
-    with left:
-        which = bound(st.selectbox, "Transport plan from", key="plan", options=list(range(len(labels))),
-                      format_func=lambda i: labels[i])
-        show(flows_figure(kind, hist[which], result, which, labels[which]), key="chart-flows")
-    with right:
-        if kind == "palettes":
-            show(transfer_figure(items, seed, size, result), key="chart-transfer")
-            st.markdown("**Palette transfer.** Each image recoloured through its plan to the barycentric "
-                        "palette: a pixel in colour bin i moves by T(i) − yᵢ, where T(i) is the mean colour "
-                        "its bin is sent to. With equal weights every image ends with the same palette.")
-        else:
-            show(comparison_figure(kind, result, runs), key="chart-compare")
-            st.markdown("**Exact against entropic.** An exact barycenter is a vertex of the LP's polytope: "
-                        "sparse, speckled and not unique (POT's classical LP may land on another vertex with "
-                        "the same objective). The entropic solvers return a smooth one, blurred by the "
-                        "regularisation, and the exact score in the table shows what the blur costs.")
+    with plans_area:
+        left, right = st.columns([1.2, 1])
+        with left:
+            which = bound(st.selectbox, "Transport plan from", key="plan", options=list(range(len(labels))),
+                          format_func=lambda i: labels[i])
+            show(flows_figure(kind, hist[which], result, which, labels[which]), key="chart-flows")
+        with right:
+            if kind == "palettes":
+                show(transfer_figure(items, seed, size, result), key="chart-transfer")
+                st.markdown("**Palette transfer.** Each image recoloured through its plan to the barycentric "
+                            "palette: a pixel in colour bin i moves by T(i) − yᵢ, where T(i) is the mean colour "
+                            "its bin is sent to. With equal weights every image ends with the same palette.")
+            else:
+                show(comparison_figure(kind, result, runs), key="chart-compare")
+                st.markdown("**Exact against entropic.** An exact barycenter is a vertex of the LP's polytope: "
+                            "sparse, speckled and not unique (POT's classical LP may land on another vertex with "
+                            "the same objective). The entropic solvers return a smooth one, blurred by the "
+                            "regularisation, and the exact score in the table shows what the blur costs.")
 
-    with st.expander("Details: configuration, LP sizes and export"):
+    with details_area, st.expander("Details: configuration, LP sizes and export"):
         st.json({"inputs": kind, "items": [str(i) for i in items], "grid": list(shape), "spacing": spacing,
                  "weights": np.round(weights, 4).tolist(), "cost": cost, "solver": solver, "reg": reg, "seed": seed,
                  "n_variables": result.n_variables, "n_constraints": result.n_constraints,
@@ -175,27 +213,48 @@ def render() -> None:
                        key="result-export")
 
 
+def with_baselines(slot, comparison, hist, weights, cost, spacing, reg, solver):
+    """The live panel for POT's solvers on a small problem; the comparison with what they returned so far.
+
+    Returns the comparison and whether the baselines are still to run (not started, or running).
+    """
+    st.caption("GETO-LP solved this problem on load. POT's classical LP and its entropic solvers run on a click "
+               "(POT is loaded then; Stop takes effect between two solvers).")
+    run = live_panel(f"{slot}:baselines", run_baselines,
+                     {"histograms": hist, "optimum": comparison.runs[0].objective, "weights": weights, "cost": cost,
+                      "spacing": spacing, "reg": reg, "solver": solver, "pot_max_variables": POT_LP_LIMIT,
+                      "dense_max_points": DENSE_LIMIT},
+                     start_label="Run POT's solvers")
+    if run is None or not run.finished or run.result is None:
+        return comparison, True
+    if run.result.stopped:
+        st.caption(f"Stopped: {len(run.result.runs)} of the baselines ran.")
+    return Comparison(comparison.result, [comparison.runs[0], *run.result.runs]), False
+
+
 def item_picker(kind: str) -> list:
     if kind == "digits":
-        return bound(st.multiselect, "Digits (2 to 4)", key="digits", options=list(range(10)), default=[0, 3],
+        return bound(st.multiselect, "Digits (2 to 4)", key="digits", options=list(range(10)), default=list(DEFAULTS["digits"][0]),
                      max_selections=4)
     if kind == "shapes":
-        return bound(st.multiselect, "Shapes (2 to 4)", key="shapes", options=list(SHAPES), default=["disk", "cross"],
+        return bound(st.multiselect, "Shapes (2 to 4)", key="shapes", options=list(SHAPES), default=list(DEFAULTS["shapes"][0]),
                      max_selections=4, format_func=lambda s: s.replace("_", " "))
     if kind == "palettes":
-        return bound(st.multiselect, "Scenes (2 to 4)", key="scenes", options=list(SCENES), default=["sunset", "sea"],
+        return bound(st.multiselect, "Scenes (2 to 4)", key="scenes", options=list(SCENES), default=list(DEFAULTS["palettes"][0]),
                      max_selections=4)
-    return bound(st.multiselect, "Patients (2 to 4)", key="patients", options=list(range(8)), default=[0, 1],
+    return bound(st.multiselect, "Patients (2 to 4)", key="patients", options=list(range(8)), default=list(DEFAULTS["volumes"][0]),
                  max_selections=4, format_func=lambda p: f"patient {p}")
 
 
 def size_slider(kind: str) -> int:
     if kind in ("digits", "shapes"):
-        return int(bound(st.slider, "Grid n × n", key="n", min_value=8, max_value=48, value=12, step=2,
+        return int(bound(st.slider, "Grid n × n", key="n", min_value=8, max_value=48, value=DEFAULTS[kind][1], step=2,
                          help="Above 30,000 LP variables the solve runs live, with progress and a Stop button."))
     if kind == "palettes":
-        return int(bound(st.slider, "Bins per channel", key="bins", min_value=4, max_value=12, value=8))
-    return int(bound(st.slider, "Voxels per side", key="voxels", min_value=6, max_value=14, value=8))
+        return int(bound(st.slider, "Bins per channel", key="bins", min_value=4, max_value=12,
+                         value=DEFAULTS["palettes"][1]))
+    return int(bound(st.slider, "Voxels per side", key="voxels", min_value=6, max_value=14,
+                         value=DEFAULTS["volumes"][1]))
 
 
 def live_slot(kind, items, size, seed, weights, cost, solver, reg) -> str:
@@ -242,11 +301,12 @@ def solver_table(runs) -> pd.DataFrame:
                           "gap to exact": r.gap_to_exact, "status": r.status} for r in runs])
 
 
-def what_you_see(kind, labels, weights, result, runs, classical) -> str:
+def what_you_see(kind, labels, weights, result, runs, classical, baselines_pending=False) -> str:
     lam = ", ".join(f"{label} {w:.2f}" for label, w in zip(labels, weights))
     pot = runs.get("pot_lp")
     pot_text = (f"POT's classical LP, with {classical:,} variables, took {pot.seconds:.2f} s for the same optimum "
                 f"(gap {pot.gap_to_exact:+.1e}). " if pot is not None and pot.status == "ok" else
+                "Run POT's solvers below to compare with its classical LP. " if baselines_pending else
                 "POT's classical LP was skipped at this size (see the table). ")
     shown = {"digits": "the inputs and their exact barycenter", "shapes": "the inputs and their exact barycenter",
              "palettes": "each image's colour palette (bins sorted by mass) and the barycentric palette",

@@ -1,8 +1,11 @@
-"""The Tikhonov GNN layer: inspect the learned node scores q and the response p, or train live."""
+"""The Tikhonov GNN layer: inspect the learned node scores q and the response p, or train live.
+
+The first view reads the shipped arrays (``assets/tikhonov_gnn/<dataset>/view.npz``: q, p, R,
+accuracies) and imports no torch; torch comes in only with "Train live".
+"""
 
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -14,14 +17,16 @@ from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
-from core.tikhonov_gnn import DATASETS, explain, load_dataset, recommended_config, train
-from core.tikhonov_gnn.ship import SEED as SHIPPED_SEED
-from core.tikhonov_gnn.ship import shipped
+from core.tikhonov_gnn import DATASETS, load_dataset, load_view, recommended_config
+from core.tikhonov_gnn.view import SEED as SHIPPED_SEED
+from core.tikhonov_gnn.view import layout
 
 SYSTEM = BY_KEY["tikhonov_gnn"]
 LABELS = {"mutag": "MUTAG (molecules)", "motifs": "Planted motifs (house vs 5-cycle)",
           "planted_feature": "Class in one node's own feature", "sbm_homophilic": "SBM, homophilic (node task)",
           "sbm_heterophilic": "SBM, heterophilic (node task)"}
+MODEL_LABELS = {"shipped": "Shipped checkpoint", "live": "Train live"}
+LIVE = {"model": MODEL_LABELS["live"]}     # the URL that shows the live panel
 
 
 @st.cache_resource(show_spinner=False)
@@ -30,15 +35,13 @@ def cached_dataset(name: str, seed: int):
 
 
 @st.cache_resource(show_spinner=False)
-def cached_shipped(name: str):
-    return shipped(name)
+def cached_view(name: str):
+    return load_view(name)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def cached_layout(adjacency_bytes: bytes, n: int, seed: int):
-    adj = np.frombuffer(adjacency_bytes, dtype=float).reshape(n, n)
-    pos = nx.kamada_kawai_layout(nx.from_numpy_array(adj)) if n <= 80 else nx.spring_layout(nx.from_numpy_array(adj), seed=seed)
-    return np.array([pos[i] for i in range(n)])
+    return layout(np.frombuffer(adjacency_bytes, dtype=float).reshape(n, n), seed)
 
 
 def render() -> None:
@@ -50,8 +53,8 @@ def render() -> None:
         options = ["motifs"] + [d for d in DATASETS if d != "motifs"]
         name = bound(st.selectbox, "Dataset", key="dataset", options=options, format_func=LABELS.get)
     with c2:
-        source = bound(st.segmented_control, "Model", key="model", options=["shipped", "live"], default="shipped",
-                       format_func={"shipped": "Shipped checkpoint", "live": "Train live"}.get,
+        source = bound(st.segmented_control, "Model", key="model", options=list(MODEL_LABELS), default="shipped",
+                       format_func=MODEL_LABELS.get,
                        help="The shipped model opens instantly; 'Train live' trains a fresh one here.")
     dataset = cached_dataset(name, SHIPPED_SEED)
     with c3:
@@ -60,30 +63,24 @@ def render() -> None:
     with c4:
         seed = seed_input()
 
-    ship = cached_shipped(name)
-    model, accuracy = None, {}
-    if ship is not None:
-        model, _, meta = ship
-        accuracy = {f"{k} (shipped)": v for k, v in meta["accuracy"].items()}
+    view = cached_view(name)
+    graph = dataset.graphs[int(index)]
+    e, accuracy = None, {}
+    if view is not None:
+        e = view.explanation(dataset, int(index))
+        accuracy = {f"{k} (shipped)": v for k, v in view.accuracy.items()}
     if source == "live":
-        config = recommended_config(name)
-        run = live_panel(f"tikhonov_gnn:{name}", train, {"config": config, "dataset": dataset, "seed": int(seed)},
-                         start_label="Train the Tikhonov model")
-        if run is not None and run.result is not None:
-            model = run.result.model
-            accuracy["tikhonov (live)"] = run.result.final_test_accuracy
-        elif ship is not None:
-            st.caption("Showing the shipped model until the live run finishes.")
-    if model is None:
+        live, live_accuracy = live_explanation(name, dataset, graph, int(seed), shipped=e is not None)
+        e, accuracy = live or e, {**accuracy, **live_accuracy}
+    if e is None:
         st.error("No model yet: train one live, or regenerate the shipped ones with "
                  "`python -m core.tikhonov_gnn.ship`.")
         return
 
-    graph = dataset.graphs[int(index)]
-    e = explain(model, graph)
     left, right = st.columns([1.15, 1])
     with left:
-        pos = cached_layout(graph.adjacency.astype(float).tobytes(), graph.n_nodes, int(seed))
+        pos = view.layout(int(index)) if view is not None else \
+            cached_layout(graph.adjacency.astype(float).tobytes(), graph.n_nodes, int(seed))
         show(graph_figure(graph, pos, e.q, dataset), key="chart-graph")
     with right:
         show(response_figure(e), key="chart-p")
@@ -116,6 +113,27 @@ def render() -> None:
                  "filter": e.kind, "p monomial coefficients": np.round(e.poly_coeffs, 4).tolist(),
                  "config": recommended_config(name).to_dict()})
         export_buttons(e, f"tikhonov_gnn-{name}-graph{int(index)}", key="explanation-export")
+
+
+def live_explanation(name, dataset, graph, seed: int, shipped: bool):
+    """The live panel; once its run has a model (finished or stopped): its explanation and accuracy."""
+    from core.tikhonov_gnn.explain import explain    # torch: only once the visitor trains
+    from core.tikhonov_gnn.training import train
+
+    config = recommended_config(name)
+    run = live_panel(f"tikhonov_gnn:{name}:{seed}", train, {"config": config, "dataset": dataset, "seed": seed},
+                     start_label="Train the Tikhonov model")
+    result = run.result if run is not None else None
+    if result is None or result.epoch.size == 0:
+        if shipped:
+            st.caption("Showing the shipped model until the live run finishes.")
+        return None, {}
+    label = "tikhonov (live)"
+    if result.stopped:
+        last = int(result.epoch[-1])
+        st.caption(f"Stopped after epoch {last} of {config.epochs}: showing the partly trained model.")
+        label = f"tikhonov (live, stopped at epoch {last})"
+    return explain(result.model, graph), {label: result.final_test_accuracy}
 
 
 def graph_figure(graph, pos, q, dataset) -> go.Figure:

@@ -17,17 +17,22 @@ The paper's text was not available to us; everything below is our reading, state
 - the plans (:mod:`.plans`): a Markov composition of the stage flows, a path decomposition whose
   cost equals the LP's for separable costs;
 - baselines and exact scoring (:mod:`.baselines`), the applications: digits and shapes
-  (:mod:`.images`), colour palettes (:mod:`.palettes`), organ-like volumes (:mod:`.volumes`).
+  (:mod:`.images`), colour palettes (:mod:`.palettes`), organ-like volumes (:mod:`.volumes`), built
+  for the page by :mod:`.problems`; each kind's default view is shipped by :mod:`.ship`.
+
+POT, HiGHS, PyVista and scikit-learn are imported inside the functions that need them (POT imports
+torch when it is installed), so importing this package loads none of them.
 """
 
 from core.geto_lp.barycenter import BarycenterResult, barycenter
-from core.geto_lp.baselines import (LABELS, METHODS, Comparison, SolverRun, compare_solvers, exact_objective,
-                                    measured, run_method)
+from core.geto_lp.baselines import (LABELS, METHODS, Baselines, Comparison, SolverRun, compare_solvers,
+                                    exact_objective, measured, run_baselines, run_method)
 from core.geto_lp.grid import SEPARABLE, check_histograms, cost_matrix, count_variables, parse_cost
 from core.geto_lp.images import SHAPES, digit_image, shape_image
 from core.geto_lp.layered import LayeredLP, build_layered_lp
 from core.geto_lp.palettes import SCENES, bin_centres, colour_histogram, scene_image, transfer_palette
 from core.geto_lp.plans import compose_stages, flow_paths, plan_cost
+from core.geto_lp.problems import DEFAULTS, KINDS, Problem, input_labels, problem_inputs
 from core.geto_lp.solve import SOLVERS, solve_lp
 from core.geto_lp.volumes import Surface, isosurface, mass_level, organ_volume
 
@@ -38,6 +43,7 @@ __all__ = [
     "build_layered_lp", "LayeredLP", "solve_lp", "compose_stages", "plan_cost", "flow_paths",
     "parse_cost", "check_histograms", "cost_matrix", "count_variables",
     "METHODS", "LABELS", "Comparison", "SolverRun", "run_method", "compare_solvers", "exact_objective", "measured",
+    "Baselines", "run_baselines", "KINDS", "DEFAULTS", "Problem", "input_labels", "problem_inputs",
     "SHAPES", "digit_image", "shape_image",
     "SCENES", "scene_image", "colour_histogram", "bin_centres", "transfer_palette",
     "organ_volume", "isosurface", "mass_level", "Surface",

@@ -11,6 +11,10 @@ objective of the barycenter problem at ``b``, so an exact solver scores the opti
 - ``convolutional``: ``ot.bregman.convolutional_barycenter2d`` (2-D only; its cost is squared
   Euclidean on ``linspace(0, 1, n_k)`` per axis, applied as a separable convolution).
 
+POT is imported inside the functions that use it (it imports torch when torch is installed), so a
+GETO-LP-only comparison (``methods=("geto_lp",), rescore_exact=False``) never loads it; the
+baselines alone run through :func:`run_baselines`, one progress step per method.
+
 Our choices: the entropic ``reg`` is in units of the cost of crossing one axis of the grid,
 ``(spacing (n_max - 1))^p``: the dense Sinkhorn gets ``C / that`` and the convolutional solver, whose
 cost already spans [0, 1] per axis, gets ``reg`` as is, so both see the same blur on a square grid.
@@ -163,12 +167,14 @@ def run_method(method: str, histograms, weights=None, cost: str = "sqeuclidean",
                          solver)
 
 
-def _scored_geto(result: BarycenterResult, seconds: float, peak: float, hist: np.ndarray, C, dense_max_points):
+def _scored_geto(result: BarycenterResult, seconds: float, peak: float, hist: np.ndarray, C, dense_max_points,
+                 rescore: bool = True):
     n = result.barycenter.size
-    if result.status != "optimal" and result.plans is None:
-        return SolverRun("geto_lp", LABELS["geto_lp"], "stopped", None, float("nan"), float("nan"), result.n_variables,
-                         seconds, peak)
-    if n <= dense_max_points:  # score it like the others, although its own objective is already exact
+    if result.status != "optimal":      # stopped: nothing more is computed, not even the exact score
+        finished = result.plans is not None
+        return SolverRun("geto_lp", LABELS["geto_lp"], "stopped", result.barycenter if finished else None,
+                         result.objective, result.objective, result.n_variables, seconds, peak)
+    if rescore and n <= dense_max_points:  # score it like the others, although its own objective is already exact
         objective = exact_objective(hist, result.barycenter, result.weights, result.cost, result.spacing, C)
     else:
         objective = result.objective
@@ -176,10 +182,21 @@ def _scored_geto(result: BarycenterResult, seconds: float, peak: float, hist: np
                      result.n_variables, seconds, peak)
 
 
+def _skip_reason(method, m_hist, shape, cost, pot_max_variables, dense_max_points):
+    """Why ``method`` does not run on this problem (None when it runs), and its variable count."""
+    n = math.prod(shape)
+    if method == "convolutional" and (len(shape) != 2 or parse_cost(cost).name != "sqeuclidean"):
+        return "it works on 2-D grids with the squared Euclidean cost only", 0
+    if method == "pot_lp" and m_hist * n * n + n > pot_max_variables:
+        return (f"the classical LP needs M N^2 + N = {m_hist * n * n + n:,} variables; limit {pot_max_variables:,}",
+                m_hist * n * n + n)
+    if n > dense_max_points:
+        return f"N = {n:,} grid points; dense N x N costs are limited to N <= {dense_max_points:,}", 0
+    return None, 0
+
+
 def _run_baseline(method, histograms, weights, cost, spacing, reg, C, pot_max_variables, dense_max_points,
                   solver="highs-ipm"):
-    import ot
-
     reg = check_range("reg", reg, 1e-4, 10.0)
     parsed = parse_cost(cost)
     hist = check_histograms(histograms)
@@ -187,13 +204,11 @@ def _run_baseline(method, histograms, weights, cost, spacing, reg, C, pot_max_va
     lam = check_weights(weights, m_hist)
     n = math.prod(shape)
     A = np.ascontiguousarray(hist.reshape(m_hist, -1).T)
-    if method == "convolutional" and (len(shape) != 2 or parsed.name != "sqeuclidean"):
-        return _skipped(method, "it works on 2-D grids with the squared Euclidean cost only")
-    if method == "pot_lp" and m_hist * n * n + n > pot_max_variables:
-        return _skipped(method, f"the classical LP needs M N^2 + N = {m_hist * n * n + n:,} variables; limit "
-                                f"{pot_max_variables:,}", m_hist * n * n + n)
-    if n > dense_max_points:
-        return _skipped(method, f"N = {n:,} grid points; dense N x N costs are limited to N <= {dense_max_points:,}")
+    reason, n_var = _skip_reason(method, m_hist, shape, cost, pot_max_variables, dense_max_points)
+    if reason is not None:
+        return _skipped(method, reason, n_var)
+    import ot
+
     C = cost_matrix(shape, parsed, spacing) if C is None else C
     if method == "pot_lp":
         (b, log), seconds, peak = measured(ot.lp.barycenter, A, C, lam, log=True, solver=solver)
@@ -216,16 +231,102 @@ def _run_baseline(method, histograms, weights, cost, spacing, reg, C, pot_max_va
     return SolverRun(method, LABELS[method], "ok", b, objective, reported, n_var, seconds, peak)
 
 
+@dataclass
+class Baselines:
+    """The baselines' scored runs, in the order asked; ``stopped`` when a Stop left some out."""
+
+    runs: list
+    stopped: bool = False
+
+
+def _gap(objective: float, optimum: float) -> float:
+    return (objective - optimum) / optimum if optimum > 0 else objective - optimum
+
+
+def run_baselines(histograms, optimum: float, weights=None, cost: str = "sqeuclidean", spacing=1.0,
+                  reg: float = 0.01, methods: Sequence[str] = ("pot_lp", "sinkhorn", "convolutional"),
+                  solver: str = "highs-ipm", pot_max_variables: int = POT_LP_MAX_VARIABLES,
+                  dense_max_points: int = DENSE_MAX_POINTS, progress: Optional[Callable] = None, step: int = 0,
+                  total: Optional[int] = None) -> Baselines:
+    """POT's solvers on one problem, one after the other, each scored exactly against ``optimum``.
+
+    Parameters
+    ----------
+    histograms : array (M, n_1, ..., n_d)
+    optimum : float
+        The exact barycenter objective (GETO-LP's); each run's ``gap_to_exact`` is
+        ``(objective - optimum) / optimum``.
+    weights, cost, spacing, reg, solver, pot_max_variables, dense_max_points
+        As in :func:`compare_solvers`.
+    methods : sequence of str
+        Baselines among ``METHODS`` ("geto_lp" is ignored here).
+    progress : callable, optional
+        One step once POT is imported (importing it imports torch when installed: seconds on a cold
+        process; skipped when every method is skipped at this size), then one per method, numbered
+        from ``step + 1``. Returning False stops before the
+        next method; a method already running (POT's LP, Sinkhorn) cannot be interrupted.
+    step, total : int
+        Where the steps start, and the caller's total (raised to fit these steps).
+
+    Returns
+    -------
+    Baselines
+    """
+    for method in methods:
+        check_choice("method", method, METHODS)
+    others = [m for m in dict.fromkeys(methods) if m != "geto_lp"]
+    total = max(total or 0, step + 1 + len(others))
+    hist = check_histograms(histograms)
+    shape = tuple(hist.shape[1:])
+    n = math.prod(shape)
+    C = cost_matrix(shape, cost, spacing) if n <= dense_max_points else None
+    t0 = time.perf_counter()
+    if any(_skip_reason(m, hist.shape[0], shape, cost, pot_max_variables, dense_max_points)[0] is None
+           for m in others):
+        import ot  # noqa: F401  (here, not at the top: POT imports torch, which a first view must not pay for)
+    if not report(progress, step + 1, total, {"import_seconds": time.perf_counter() - t0}):
+        return Baselines([], stopped=bool(others))
+    runs = []
+    for i, method in enumerate(others):
+        run = _run_baseline(method, hist, weights, cost, spacing, reg, C, pot_max_variables, dense_max_points, solver)
+        run.gap_to_exact = _gap(run.objective, optimum)
+        runs.append(run)
+        if not report(progress, step + 2 + i, total, {"baseline_seconds": run.seconds}):
+            break
+    return Baselines(runs, stopped=len(runs) < len(others))
+
+
 def compare_solvers(histograms, weights=None, cost: str = "sqeuclidean", spacing=1.0, reg: float = 0.01,
                     methods: Sequence[str] = METHODS, solver: str = "highs-ipm",
                     pot_max_variables: int = POT_LP_MAX_VARIABLES, dense_max_points: int = DENSE_MAX_POINTS,
-                    progress: Optional[Callable] = None) -> Comparison:
+                    rescore_exact: bool = True, progress: Optional[Callable] = None) -> Comparison:
     """GETO-LP with its plans, then every other method in ``methods``, each scored exactly.
 
-    GETO-LP runs first (it gives the optimum the gaps are measured from) and forwards its own
-    progress; each baseline then adds one step. Stopping during GETO-LP returns its stopped result
-    and no baselines; stopping later returns the runs done so far. A baseline already running
-    (POT's LP, Sinkhorn) cannot be interrupted: the stop takes effect when it returns.
+    Parameters
+    ----------
+    histograms : array (M, n_1, ..., n_d)
+    weights, cost, spacing
+        As in :func:`core.geto_lp.barycenter`.
+    reg : float
+        Entropic regularisation, in units of the cost of crossing the grid along one axis.
+    methods : sequence of str
+        Among ``METHODS``; GETO-LP always runs, first.
+    solver : str
+        The HiGHS method of both LPs.
+    pot_max_variables, dense_max_points : int
+        Above these sizes POT's classical LP, and the dense N x N methods, are skipped (with the reason).
+    rescore_exact : bool
+        Score GETO-LP's barycenter again with ``ot.emd2`` like the others (a check: its LP objective is
+        already exact). With False and no baseline in ``methods``, POT is never imported.
+    progress : callable, optional
+        GETO-LP forwards its own progress (:func:`core.geto_lp.barycenter`), then
+        :func:`run_baselines` adds one step for importing POT and one per baseline.
+
+    Returns
+    -------
+    Comparison
+        Stopping during GETO-LP returns its stopped result and no baselines; stopping later returns
+        the runs done so far, and nothing runs after the stop.
     """
     for method in methods:
         check_choice("method", method, METHODS)
@@ -236,26 +337,27 @@ def compare_solvers(histograms, weights=None, cost: str = "sqeuclidean", spacing
     others = [m for m in dict.fromkeys(methods) if m != "geto_lp"]
     shape = tuple(hist.shape[1:])
     n = math.prod(shape)
-    C = cost_matrix(shape, cost, spacing) if n <= dense_max_points else None
+    rescore = rescore_exact and n <= dense_max_points
+    C = cost_matrix(shape, cost, spacing) if rescore else None
+    extra = len(others) + 1 if others else 0     # importing POT, then one step per baseline
 
-    last = {"step": 0, "total": 1}
+    last = {"step": 0, "total": 1, "stopped": False}
 
     def geto_progress(step, total, metrics):  # GETO-LP's steps, with room left for the baselines
-        last.update(step=step, total=total + len(others))
-        return report(progress, step, total + len(others), metrics)
+        last.update(step=step, total=total + extra)
+        keep_going = report(progress, step, total + extra, metrics)
+        last["stopped"] = not keep_going
+        return keep_going
 
     result, seconds, peak = measured(barycenter, hist, weights, cost, spacing, solver, return_plans=True,
                                      progress=geto_progress if progress is not None else None)
-    runs = [_scored_geto(result, seconds, peak, hist, C, dense_max_points)]
-    if result.status == "optimal":
+    runs = [_scored_geto(result, seconds, peak, hist, C, dense_max_points, rescore)]
+    if result.status == "optimal" and others and not last["stopped"]:
         assert result.n_variables == count_variables(hist.shape[0], shape)
-        for i, method in enumerate(others):
-            runs.append(_run_baseline(method, hist, weights, cost, spacing, reg, C, pot_max_variables,
-                                      dense_max_points, solver))
-            step = min(last["step"] + i + 1, last["total"])
-            if not report(progress, step, last["total"], {"baseline_seconds": runs[-1].seconds}):
-                break
+        baselines = run_baselines(hist, runs[0].objective, weights, cost, spacing, reg, others, solver,
+                                  pot_max_variables, dense_max_points, progress, step=last["step"],
+                                  total=last["total"])
+        runs += baselines.runs
     optimum = runs[0].objective
-    for run in runs:
-        run.gap_to_exact = (run.objective - optimum) / optimum if optimum > 0 else run.objective - optimum
+    runs[0].gap_to_exact = _gap(runs[0].objective, optimum)
     return Comparison(result, runs)

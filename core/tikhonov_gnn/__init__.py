@@ -14,23 +14,38 @@ Our choices (each documented where it lives):
 - the classifier: MLP encoder, Tikhonov layer(s), sum pooling of what the layers propagated only,
   SiLU activations, gradient clipping (:mod:`.models`, :mod:`.training`); GCN and GIN baselines in
   plain dense torch; the evaluation protocol (final-epoch accuracy, no selection on test folds);
-- the datasets, all offline (:mod:`.data`).
+- the datasets, all offline (:mod:`.data`);
+- the page's first view is shipped as plain arrays (:mod:`.view`), and the names that need torch
+  (models, training) are imported on first use, so opening the page costs no torch import.
 """
 
+from importlib import import_module
+
+from core.tikhonov_gnn.config import MODELS, TikhonovConfig, recommended_config
 from core.tikhonov_gnn.data import DATASETS, Dataset, Graph, load_dataset
-from core.tikhonov_gnn.explain import Explanation, explain, explanation_auroc
-from core.tikhonov_gnn.layer import TikhonovLayer
-from core.tikhonov_gnn.models import GCN, GIN, TikhonovClassifier
+from core.tikhonov_gnn.explain import Explanation, explain, explanation_auroc, explanation_from_scores
 from core.tikhonov_gnn.operator import (bernstein_eval, bernstein_to_monomial, filter_kind, normalized_laplacian,
                                         poly_eval, tikhonov_objective, tikhonov_operator)
-from core.tikhonov_gnn.training import (MODELS, TikhonovConfig, TrainResult, cross_validate, load_model,
-                                        recommended_config, save_model, train)
+from core.tikhonov_gnn.view import ShippedView, load_view
 
 from core.tikhonov_gnn.claims import CLAIMS  # noqa: E402
+
+# Names whose modules import torch: loaded on first use, so the page's first view stays torch-free.
+_LAZY = {"TikhonovLayer": "layer", "TikhonovClassifier": "models", "GCN": "models", "GIN": "models",
+         "TrainResult": "training", "cross_validate": "training", "load_model": "training",
+         "save_model": "training", "train": "training"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(f"core.tikhonov_gnn.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'core.tikhonov_gnn' has no attribute {name!r}")
+
 
 __all__ = [
     "CLAIMS", "tikhonov_operator", "tikhonov_objective", "normalized_laplacian", "bernstein_to_monomial", "bernstein_eval",
     "poly_eval", "filter_kind", "TikhonovLayer", "TikhonovClassifier", "GCN", "GIN",
     "load_dataset", "DATASETS", "Dataset", "Graph", "TikhonovConfig", "recommended_config", "MODELS", "train",
     "TrainResult", "cross_validate", "save_model", "load_model", "explain", "Explanation", "explanation_auroc",
+    "explanation_from_scores", "ShippedView", "load_view",
 ]

@@ -1,15 +1,25 @@
-"""Explanations: the node scores q and the response p(lambda) a trained Tikhonov model uses."""
+"""Explanations: the node scores q and the response p(lambda) a trained Tikhonov model uses.
+
+:func:`explain` reads them off a torch model; :func:`explanation_from_scores` builds the same
+record from numbers alone (q and the Bernstein coefficients theta, as the shipped view stores them),
+with R = (p(L) + Q)^-1 Q solved in numpy, so the page's first view needs no torch.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 from core.tikhonov_gnn.data import Graph
-from core.tikhonov_gnn.operator import (LAMBDA_MAX, bernstein_eval, bernstein_to_monomial, filter_kind,
-                                        normalized_laplacian)
+from core.tikhonov_gnn.operator import (
+    LAMBDA_MAX,
+    bernstein_eval,
+    bernstein_to_monomial,
+    filter_kind,
+    normalized_laplacian,
+    tikhonov_operator,
+)
 
 
 @dataclass
@@ -24,8 +34,62 @@ class Explanation:
     layer: int
 
 
+def explanation_from_scores(q, theta, graph: Graph, layer: int = 0, grid: int = 201,
+                            operator: np.ndarray | None = None) -> Explanation:
+    """The explanation of one graph from its node scores and the layer's Bernstein coefficients.
+
+    Parameters
+    ----------
+    q : array (n,)
+        Positive node scores of ``graph``.
+    theta : array (K + 1,)
+        Nonnegative Bernstein coefficients of p on [0, 2].
+    graph : Graph
+    layer : int
+        Recorded in the result.
+    grid : int
+        Points of the lambda grid on [0, 2].
+    operator : array (n, n), optional
+        R when already known (e.g. from the model's own solve); otherwise
+        R = (p(L) + Q)^-1 Q with L the normalised Laplacian.
+
+    Returns
+    -------
+    Explanation
+    """
+    if graph.n_nodes == 0:
+        raise ValueError("graph: it has no nodes; allowed graphs with at least one node")
+    q, theta = np.asarray(q, dtype=float), np.asarray(theta, dtype=float)
+    laplacian = normalized_laplacian(graph.adjacency)
+    coeffs = bernstein_to_monomial(theta)
+    if operator is None:
+        operator = tikhonov_operator(laplacian, q, coeffs)
+    lam = np.linspace(0.0, LAMBDA_MAX, grid)
+    p = bernstein_eval(theta, lam)
+    eig = np.linalg.eigvalsh(laplacian)
+    return Explanation(q, lam, p, coeffs, np.clip(eig, 0.0, LAMBDA_MAX), filter_kind(lam, p),
+                       np.asarray(operator, dtype=float), layer)
+
+
 def explain(model, graph: Graph, layer: int = 0, grid: int = 201) -> Explanation:
-    """q per node, p on a grid of lambda in [0, 2], and R, for one graph and one Tikhonov layer."""
+    """q per node, p on a grid of lambda in [0, 2], and R, for one graph and one Tikhonov layer.
+
+    Parameters
+    ----------
+    model : TikhonovClassifier
+    graph : Graph
+    layer : int
+        Which Tikhonov layer (0-based).
+    grid : int
+        Points of the lambda grid on [0, 2].
+
+    Returns
+    -------
+    Explanation
+        R is the model's own solve (float32), not a numpy re-solve.
+    """
+    import torch
+
     if graph.n_nodes == 0:
         raise ValueError("graph: it has no nodes; allowed graphs with at least one node")
     if not hasattr(model, "layers") or not 0 <= layer < len(model.layers):
@@ -37,17 +101,10 @@ def explain(model, graph: Graph, layer: int = 0, grid: int = 201) -> Explanation
     mask = torch.ones(1, graph.n_nodes, dtype=torch.bool)
     model.eval()
     with torch.no_grad():
-        h = torch.nn.functional.silu(model.encode(x))
-        for previous, mix in zip(model.layers[:layer], model.mix[:layer]):
-            h = torch.nn.functional.silu(mix(previous(h, x, adj, mask)[0]))
         q = tik.qnet(x, adj, mask)[0].numpy().astype(float)
         operator = tik.operator(x, adj, mask)[0].numpy().astype(float)
         theta = tik.theta.numpy().astype(float)
-    lam = np.linspace(0.0, LAMBDA_MAX, grid)
-    p = bernstein_eval(theta, lam)
-    eig = np.linalg.eigvalsh(normalized_laplacian(graph.adjacency))
-    return Explanation(q, lam, p, bernstein_to_monomial(theta), np.clip(eig, 0.0, LAMBDA_MAX), filter_kind(lam, p),
-                       operator, layer)
+    return explanation_from_scores(q, theta, graph, layer, grid, operator=operator)
 
 
 def explanation_auroc(model, graphs, layer: int = 0) -> float:

@@ -4,6 +4,9 @@ Protocol (ours): Adam, a fixed number of epochs, and the accuracy of the final e
 held-out part, with no model selection on test folds (the optimistic "best epoch" of some GIN
 reports is not used). ``cross_validate`` uses stratified folds for graph tasks, plain folds for
 node tasks (where whole graphs are held out).
+
+Stop: both functions report after every epoch and do nothing more once the callback returns False
+(no final evaluation pass after a stop); their results say ``stopped``.
 """
 
 from __future__ import annotations
@@ -15,42 +18,11 @@ import torch
 from torch.nn import functional as F
 
 from core.common.checkpoint import load_checkpoint, save_checkpoint
-from core.common.config import Config, choice, param
 from core.common.progress import report
 from core.common.seeding import derive_seed, make_rng, torch_seeded
+from core.tikhonov_gnn.config import MODELS, PRESETS, TikhonovConfig, recommended_config  # noqa: F401
 from core.tikhonov_gnn.data import Dataset
 from core.tikhonov_gnn.models import build_model
-
-MODELS = ("tikhonov", "gcn", "gin")
-
-
-@dataclass(frozen=True)
-class TikhonovConfig(Config):
-    model: str = choice("tikhonov", MODELS, doc="the Tikhonov classifier, or a GCN / GIN baseline")
-    hidden: int = param(32, low=4, high=256, integer=True)
-    layers: int = param(1, low=1, high=4, integer=True, doc="Tikhonov layers (one already sees the whole graph)")
-    degree: int = param(4, low=1, high=10, integer=True, doc="degree K of the Bernstein polynomial p")
-    q_hops: int = param(2, low=0, high=6, integer=True, doc="message-passing hops of the Q-network")
-    eps_q: float = param(1e-3, low=1e-6, high=1.0, doc="q = softplus(.) + eps_q")
-    solver: str = choice("dense", ("dense", "cg"))
-    baseline_layers: int = param(3, low=1, high=8, integer=True)
-    epochs: int = param(80, low=1, high=2000, integer=True)
-    batch_size: int = param(32, low=1, high=1024, integer=True)
-    lr: float = param(0.01, low=0.0, high=1.0, low_open=True)
-    weight_decay: float = param(1e-4, low=0.0, high=1.0)
-    dropout: float = param(0.0, low=0.0, high=0.9)
-    grad_clip: float = param(1.0, low=0.0, high=1e6, doc="max gradient norm per step (0 = no clipping)")
-    test_fraction: float = param(0.2, low=0.05, high=0.5, doc="held-out share for train()'s own split")
-
-
-# Small node-task datasets (40 graphs) need more optimiser steps per epoch than the default batch.
-PRESETS = {"sbm_homophilic": {"batch_size": 8, "epochs": 40}, "sbm_heterophilic": {"batch_size": 8, "epochs": 40},
-           "motifs": {"epochs": 60, "batch_size": 16}}
-
-
-def recommended_config(dataset: str, **changes) -> TikhonovConfig:
-    """The defaults, with the dataset's preset applied, then ``changes``."""
-    return TikhonovConfig(**{**PRESETS.get(dataset, {}), **changes})
 
 
 @dataclass
@@ -107,9 +79,11 @@ class TrainResult:
     loss: np.ndarray
     train_accuracy: np.ndarray
     test_accuracy: np.ndarray
+    stopped: bool = False         # True when the progress callback stopped it before ``config.epochs``
 
     @property
     def final_test_accuracy(self) -> float:
+        """Held-out accuracy after the last epoch that ran (NaN before any)."""
         return float(self.test_accuracy[-1]) if self.test_accuracy.size else float("nan")
 
 
@@ -123,7 +97,25 @@ def holdout_split(dataset: Dataset, fraction: float, seed: int):
 
 def train(config: TikhonovConfig, dataset: Dataset, seed: int = 0, progress=None, train_index=None,
           test_index=None) -> TrainResult:
-    """Train ``config.model`` on ``dataset``; returns the model and per-epoch curves."""
+    """Train ``config.model`` on ``dataset`` with Adam for ``config.epochs`` epochs.
+
+    Parameters
+    ----------
+    config : TikhonovConfig
+    dataset : Dataset
+    seed : int
+        Seeds the initial weights, the batch order and (without explicit indices) the split.
+    progress : callable, optional
+        ``progress(epoch, epochs, {"loss", "train accuracy", "test accuracy"})`` after each epoch;
+        returning False stops at once: the epochs done so far are returned, nothing more is computed.
+    train_index, test_index : array of int, optional
+        Graphs to train on and to hold out; default a seeded stratified split of ``config.test_fraction``.
+
+    Returns
+    -------
+    TrainResult
+        The model and per-epoch curves; ``stopped`` says whether a Stop cut it short.
+    """
     if not dataset.graphs or any(g.n_nodes == 0 for g in dataset.graphs):
         raise ValueError("dataset: contains an empty graph; allowed graphs with at least one node")
     if train_index is None:
@@ -134,6 +126,7 @@ def train(config: TikhonovConfig, dataset: Dataset, seed: int = 0, progress=None
     optimiser = torch.optim.Adam(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     rng = make_rng(seed)
     curves = {"loss": [], "train": [], "test": []}
+    stopped = False
     for epoch in range(1, config.epochs + 1):
         model.train()
         order = rng.permutation(train_index)
@@ -153,14 +146,35 @@ def train(config: TikhonovConfig, dataset: Dataset, seed: int = 0, progress=None
         curves["test"].append(accuracy(model, dataset, test_index))
         metrics = {"loss": curves["loss"][-1], "train accuracy": curves["train"][-1], "test accuracy": curves["test"][-1]}
         if not report(progress, epoch, config.epochs, metrics):
+            stopped = epoch < config.epochs
             break
+    model.eval()
     n = len(curves["loss"])
     return TrainResult(model, config, dataset.name, train_index, test_index, np.arange(1, n + 1),
-                       np.array(curves["loss"]), np.array(curves["train"]), np.array(curves["test"]))
+                       np.array(curves["loss"]), np.array(curves["train"]), np.array(curves["test"]), stopped)
 
 
 def cross_validate(config: TikhonovConfig, dataset: Dataset, folds: int = 10, seed: int = 0, progress=None) -> dict:
-    """Accuracy over ``folds`` folds: {"mean", "std", "fold_accuracies"} (std over folds, ddof 0)."""
+    """Final-epoch held-out accuracy over ``folds`` folds.
+
+    Parameters
+    ----------
+    config : TikhonovConfig
+    dataset : Dataset
+    folds : int
+        Stratified folds for graph tasks, plain folds for node tasks; fold ``k`` trains with
+        ``derive_seed(seed, "fold", k)``.
+    seed : int
+    progress : callable, optional
+        Called after every epoch of every fold, ``progress(step, folds * epochs, metrics)`` with
+        ``metrics = {"fold", "loss", "test accuracy"}``; returning False stops inside the fold.
+
+    Returns
+    -------
+    dict
+        ``{"mean", "std", "fold_accuracies", "stopped"}``: mean and std (ddof 0) over the folds that
+        finished (a fold cut short by a Stop is left out; NaN when none finished).
+    """
     from sklearn.model_selection import KFold, StratifiedKFold
 
     index = np.arange(len(dataset.graphs))
@@ -168,14 +182,27 @@ def cross_validate(config: TikhonovConfig, dataset: Dataset, folds: int = 10, se
         splits = StratifiedKFold(folds, shuffle=True, random_state=seed).split(index, dataset.labels)
     else:
         splits = KFold(folds, shuffle=True, random_state=seed).split(index)
-    accuracies = []
+    accuracies, total, halted = [], folds * config.epochs, [False]
+
+    def inner(fold):
+        def forward(epoch, epochs, metrics):
+            step = (fold - 1) * epochs + epoch
+            metrics = {"fold": fold, "loss": metrics["loss"], "test accuracy": metrics["test accuracy"]}
+            halted[0] = not report(progress, step, total, metrics)
+            return not halted[0]
+        return forward
+
     for fold, (tr, te) in enumerate(splits, start=1):
-        result = train(config, dataset, seed=derive_seed(seed, "fold", fold), train_index=tr, test_index=te)
-        accuracies.append(result.final_test_accuracy)
-        if not report(progress, fold, folds, {"fold accuracy": accuracies[-1]}):
+        result = train(config, dataset, seed=derive_seed(seed, "fold", fold), progress=inner(fold),
+                       train_index=tr, test_index=te)
+        if not result.stopped:          # a Stop on a fold's last epoch leaves that fold complete
+            accuracies.append(result.final_test_accuracy)
+        if halted[0]:
             break
     acc = np.array(accuracies)
-    return {"mean": float(acc.mean()), "std": float(acc.std()), "fold_accuracies": acc.tolist()}
+    done = acc.size > 0
+    return {"mean": float(acc.mean()) if done else float("nan"), "std": float(acc.std()) if done else float("nan"),
+            "fold_accuracies": acc.tolist(), "stopped": len(accuracies) < folds}
 
 
 def save_model(result: TrainResult, directory, metadata: dict | None = None):

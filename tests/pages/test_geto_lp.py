@@ -1,6 +1,7 @@
 """The GETO-LP page through AppTest: defaults, every input kind, weights, errors, the URL and live runs."""
 
 import json
+import threading
 
 import pytest
 
@@ -100,3 +101,70 @@ def test_stop_interrupts_a_live_solve():
     assert run.result.result.status == "stopped" and run.result.runs[0].status == "stopped"
     at.run()
     assert any(w.value.startswith("Stopped before HiGHS finished") for w in at.warning) and not at.metric
+
+
+def wait_for(predicate, limit=120.0):
+    done = threading.Event()
+    for _ in range(int(limit / 0.05)):
+        if predicate():
+            return True
+        done.wait(0.05)
+    return False
+
+
+def test_the_default_view_is_the_shipped_one():
+    from core.geto_lp.ship import load_view
+
+    at = open_page()
+    assert any("This default view is shipped" in c.value for c in at.caption)
+    shipped = load_view("digits").comparison.by_method
+    runs = table(at)
+    for run in shipped.values():
+        assert runs.loc[run.label, "objective (exact)"] == pytest.approx(run.objective, rel=1e-12)
+    assert not [b for b in at.button if b.key and b.key.startswith("liverun:")]   # nothing to start
+
+
+def test_a_small_view_solves_geto_lp_on_load_and_pot_on_a_click():
+    at = open_page(n="10")
+    assert not any("This default view is shipped" in c.value for c in at.caption)
+    assert list(table(at).index) == ["GETO-LP (layered, exact)"]
+    next(b for b in at.button if b.proto.label == "Run POT's solvers").click().run()
+    run = at.session_state["liverun:geto_lp:digits:0,3:10:0:0.5000,0.5000:sqeuclidean:highs-ds:0.01:baselines"]
+    assert run.wait(120) and run.state == "done", run.error
+    at.run()
+    runs = table(at)
+    assert len(runs) == 4 and not at.exception
+    geto, pot = runs.loc["GETO-LP (layered, exact)"], runs.loc["POT ot.lp.barycenter (classical LP)"]
+    assert pot["objective (exact)"] == pytest.approx(geto["objective (exact)"], rel=1e-6)
+    assert (runs.loc[runs.index.str.contains("entropic"), "gap to exact"] > 1e-3).all()
+
+
+def test_stopping_the_baselines_keeps_what_ran(monkeypatch):
+    from core.geto_lp import baselines
+
+    release, real = threading.Event(), baselines._run_baseline
+
+    def held(*args, **kwargs):       # each baseline waits for the test, so the Stop lands mid-run
+        release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(baselines, "_run_baseline", held)
+    at = open_page(n="10")
+    next(b for b in at.button if b.proto.label == "Run POT's solvers").click().run()
+    slot = "liverun:geto_lp:digits:0,3:10:0:0.5000,0.5000:sqeuclidean:highs-ds:0.01:baselines"
+    run = at.session_state[slot]
+    assert wait_for(lambda: run.snapshot().step >= 1 or run.finished)   # POT imported, the first baseline held
+    at.button(key=f"{slot}:stop").click().run()
+    release.set()
+    assert run.wait(120) and run.state == "stopped" and run.calls_after_stop <= 1
+    at.run()
+    assert not at.exception and run.result.stopped and [r.method for r in run.result.runs] == ["pot_lp"]
+    assert list(table(at).index) == ["GETO-LP (layered, exact)", "POT ot.lp.barycenter (classical LP)"]
+    assert any(c.value.startswith("Stopped: 1 of the baselines ran") for c in at.caption)
+
+
+def test_live_names_the_url_that_shows_the_live_solve():
+    from pages.geto_lp import LIVE
+
+    at = open_page(**LIVE)
+    assert any(b.proto.label == "Solve live" for b in at.button) and not at.metric

@@ -1,8 +1,14 @@
 """The tikhonov_gnn page through AppTest: the shipped view, every dataset, the graph picker, live mode."""
 
+import base64
+import json
+import threading
+
+import numpy as np
 import pytest
 
-from core.tikhonov_gnn import DATASETS
+from core.tikhonov_gnn import DATASETS, load_view
+from pages.tikhonov_gnn import LIVE
 from tests.pages import apptest
 
 
@@ -43,9 +49,49 @@ def test_live_training_runs_and_replaces_the_shipped_model():
     at.segmented_control(key="model").set_value("live").run()
     assert not at.exception
     next(b for b in at.button if b.label == "Train the Tikhonov model").click().run()
-    run = at.session_state["liverun:tikhonov_gnn:sbm_heterophilic"]
+    run = at.session_state["liverun:tikhonov_gnn:sbm_heterophilic:0"]
     assert run.wait(90) and run.state == "done"
     at.run()
     assert not at.exception
     models = dict(zip(at.dataframe[0].value["model"], at.dataframe[0].value["accuracy"]))
     assert models["tikhonov (live)"] > 0.8
+
+
+def chart(at, key):
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(key)).proto.spec)
+
+
+def values(v):
+    """A plotly array as numbers (plotly's JSON packs numpy arrays as base64 typed arrays)."""
+    if isinstance(v, dict) and "bdata" in v:
+        out = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+        return out.reshape([int(n) for n in str(v["shape"]).split(",")]) if "shape" in v else out
+    return np.asarray(v, dtype=float)
+
+
+def test_the_first_view_draws_the_shipped_arrays():
+    at = open_page(graph="3")
+    view = load_view("motifs")
+    nodes = chart(at, "chart-graph")["data"][1]
+    np.testing.assert_allclose(values(nodes["marker"]["color"]), np.log10(view.scores(3)), rtol=1e-6)
+    p = chart(at, "chart-p")["data"][0]
+    np.testing.assert_allclose(values(p["y"]), view.p, rtol=1e-9)
+    models = dict(zip(at.dataframe[0].value["model"], at.dataframe[0].value["accuracy"]))
+    assert models == pytest.approx({f"{k} (shipped)": v for k, v in view.accuracy.items()})
+
+
+def test_a_stopped_live_run_shows_its_partial_model():
+    at = open_page(**LIVE)
+    slot = "liverun:tikhonov_gnn:motifs:0"
+    at.button(key=f"{slot}:start").click().run()
+    run = at.session_state[slot]
+    done = threading.Event()
+    while run.snapshot().step < 1 and not run.finished:      # its first epoch, however long it takes
+        done.wait(0.05)
+    at.button(key=f"{slot}:stop").click().run()
+    assert run.wait(120) and run.state == "stopped" and run.calls_after_stop <= 1
+    at.run()
+    assert not at.exception
+    assert run.result.stopped and 1 <= run.result.epoch.size < run.result.config.epochs
+    assert any("Stopped after epoch" in c.value for c in at.caption)
+    assert any("stopped at epoch" in m for m in at.dataframe[0].value["model"])

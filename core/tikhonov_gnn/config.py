@@ -1,0 +1,50 @@
+"""The training configuration and the per-dataset presets (no torch here: the page reads them at first view)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.common.config import Config, choice, param
+
+MODELS = ("tikhonov", "gcn", "gin")
+
+
+@dataclass(frozen=True)
+class TikhonovConfig(Config):
+    model: str = choice("tikhonov", MODELS, doc="the Tikhonov classifier, or a GCN / GIN baseline")
+    hidden: int = param(32, low=4, high=256, integer=True)
+    layers: int = param(1, low=1, high=4, integer=True, doc="Tikhonov layers (one already sees the whole graph)")
+    degree: int = param(4, low=1, high=10, integer=True, doc="degree K of the Bernstein polynomial p")
+    q_hops: int = param(2, low=0, high=6, integer=True, doc="message-passing hops of the Q-network")
+    eps_q: float = param(1e-3, low=1e-6, high=1.0, doc="q = softplus(.) + eps_q")
+    solver: str = choice("dense", ("dense", "cg"))
+    baseline_layers: int = param(3, low=1, high=8, integer=True)
+    epochs: int = param(80, low=1, high=2000, integer=True)
+    batch_size: int = param(32, low=1, high=1024, integer=True)
+    lr: float = param(0.01, low=0.0, high=1.0, low_open=True)
+    weight_decay: float = param(1e-4, low=0.0, high=1.0)
+    dropout: float = param(0.0, low=0.0, high=0.9)
+    grad_clip: float = param(1.0, low=0.0, high=1e6, doc="max gradient norm per step (0 = no clipping)")
+    test_fraction: float = param(0.2, low=0.05, high=0.5, doc="held-out share for train()'s own split")
+
+
+# Small node-task datasets (40 graphs) need more optimiser steps per epoch than the default batch.
+PRESETS = {"sbm_homophilic": {"batch_size": 8, "epochs": 40}, "sbm_heterophilic": {"batch_size": 8, "epochs": 40},
+           "motifs": {"epochs": 60, "batch_size": 16}}
+
+
+def recommended_config(dataset: str, **changes) -> TikhonovConfig:
+    """The defaults, with the dataset's preset applied, then ``changes``.
+
+    Parameters
+    ----------
+    dataset : str
+        One of ``DATASETS``; its preset (batch size, epochs) is applied if it has one.
+    **changes
+        Field values that override the preset.
+
+    Returns
+    -------
+    TikhonovConfig
+    """
+    return TikhonovConfig(**{**PRESETS.get(dataset, {}), **changes})
