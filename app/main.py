@@ -19,7 +19,7 @@ import streamlit as st  # noqa: E402
 from app import home  # noqa: E402
 from app.catalog import BY_KEY, EXTRA_PAGES, SYSTEMS, by_theme  # noqa: E402
 from app.ui.pages import page_for  # noqa: E402
-from app.ui.warmup import import_page, warm_modules, warm_up  # noqa: E402
+from app.ui.warmup import drawing, import_page, warm_modules, warm_up  # noqa: E402
 
 st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
 
@@ -43,11 +43,12 @@ if not participant:
 
 
 def run(page) -> None:
-    """Run the chosen page after importing its heavy modules and its own module under the import lock."""
+    """Run the chosen page after importing its own module under the import lock; the warm-up waits meanwhile."""
     key = EXTRA_PAGES.get(page.url_path, page.url_path)
-    if key in BY_KEY and BY_KEY[key].built:
-        import_page([*BY_KEY[key].warm, f"pages.{page.url_path}"])
-    page.run()
+    with drawing():
+        if key in BY_KEY and BY_KEY[key].built:
+            import_page([f"pages.{page.url_path}"])
+        page.run()
 
 
 try:

@@ -25,6 +25,7 @@ core function in Paperlab honours the protocol, and skips its final evaluations 
 from __future__ import annotations
 
 import collections
+import importlib.util
 import os
 import sys
 import threading
@@ -173,7 +174,16 @@ def limiter() -> RunLimiter:
 
 
 def _share_cores(threads: int) -> None:
-    """Give torch and the BLAS pools ``threads`` threads (process-wide, the same for every run)."""
+    """Give torch and the BLAS pools ``threads`` threads (process-wide, the same for every run).
+
+    Core functions import torch lazily, so torch is imported here first (under the shell's import
+    lock) when it is installed: set afterwards, its intra-op pool would keep one thread per core, and
+    two runs on two cores would each fight for both (a live training ran 10x slower that way).
+    """
+    if "torch" not in sys.modules and importlib.util.find_spec("torch") is not None:
+        from app.ui.warmup import import_page
+
+        import_page(["torch"])
     if "torch" in sys.modules:
         import torch
 
@@ -190,8 +200,10 @@ def _share_cores(threads: int) -> None:
 class LiveRun:
     """``fn(**kwargs, progress=callback)`` in a daemon thread, observable, stoppable and limited."""
 
-    def __init__(self, fn: Callable[..., Any], /, *, run_limiter: RunLimiter | None = None, **kwargs: Any):
+    def __init__(self, fn: Callable[..., Any], /, *, run_limiter: RunLimiter | None = None,
+                 imports: tuple[str, ...] = (), **kwargs: Any):
         self.fn, self.kwargs = fn, kwargs
+        self.imports = tuple(imports)   # heavy modules the worker imports first, under the shell's import lock
         self._limiter = run_limiter
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -302,6 +314,10 @@ class LiveRun:
 
     def _work(self) -> None:
         try:
+            if self.imports:   # never race the warm-up thread for a half-built module
+                from app.ui.warmup import import_page
+
+                import_page(self.imports)
             _share_cores(self.limiter.threads)
             result = self.fn(**self.kwargs, progress=self._progress)
         except Exception as exc:  # shown on the page; the worker must never die silently
@@ -400,7 +416,15 @@ def _start(slot: str, fn: Callable[..., Any], kwargs, from_state: Mapping[str, s
         st.session_state[f"{slot}:error"] = str(error)
         return
     st.session_state.pop(f"{slot}:error", None)
-    st.session_state[slot] = LiveRun(fn, **arguments).start()
+    st.session_state[slot] = LiveRun(fn, imports=_system_imports(slot), **arguments).start()
+
+
+def _system_imports(slot: str) -> tuple[str, ...]:
+    """The heavy modules of the system a panel belongs to (its key starts with the system's key)."""
+    from app.catalog import BY_KEY
+
+    system = BY_KEY.get(slot.removeprefix("liverun:").split(":", 1)[0].split("/", 1)[0])
+    return system.warm if system is not None else ()
 
 
 def _stop(slot: str, reason: str | None = None) -> None:
@@ -443,8 +467,8 @@ def _draw(run: LiveRun | None) -> None:
     st.progress(snap.fraction, text=_progress_text(snap))
     if snap.stop_reason and snap.state in (STOPPED, RUNNING):
         st.caption(snap.stop_reason)
-    if len(snap.history) > 0:
-        show(metric_curves(snap.history))
+    if len(snap.history) > 0:   # at most ~300 points per curve: redrawing every poll must stay cheap
+        show(metric_curves(snap.history[:: max(1, len(snap.history) // 300)] + snap.history[-1:]))
     if snap.state == FAILED:
         if isinstance(run.error, ValueError):
             st.error(str(run.error))

@@ -8,22 +8,25 @@ Two threads importing overlapping packages at once can each see the other's modu
 (importlib breaks the lock cycle by handing out a partially initialised module: "cannot import name
 ... from partially initialized module"). So every import done here, and the top-level imports of
 the page about to run (:func:`import_page`), hold one process-wide lock: imports are serialised,
-which costs nothing (they are CPU-bound under the GIL anyway). A page waiting to import goes first:
-the warm-up thread finishes the module it is on, then pauses until no page is waiting.
+which costs nothing (they are CPU-bound under the GIL anyway). Pages go first: while any page is
+being drawn (:func:`drawing`) or waits to import, the warm-up thread finishes the module it is on,
+then pauses, so it competes with a visitor's first view for one module at most.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import sys
 import threading
 import time
-from typing import Iterable
+from typing import Iterable, Iterator
 
 _lock = threading.Lock()
 IMPORTS = threading.RLock()   # held around every warm-up import and every page's top-level imports
 _waiting = 0                  # pages waiting for IMPORTS; the warm-up yields to them
+_drawing = 0                  # page scripts running now; the warm-up yields to them too
 _thread: threading.Thread | None = None
 log = logging.getLogger(__name__)
 
@@ -84,6 +87,19 @@ def import_page(modules: Iterable[str]) -> None:
             _waiting -= 1
 
 
+@contextlib.contextmanager
+def drawing() -> Iterator[None]:
+    """Mark a page script as running, so that the warm-up waits for it to finish."""
+    global _drawing
+    with _lock:
+        _drawing += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _drawing -= 1
+
+
 def _built(name: str) -> bool:
     """Whether ``name`` is imported and finished (not half-built by another thread right now)."""
     module = sys.modules.get(name)
@@ -93,7 +109,7 @@ def _built(name: str) -> bool:
 
 def _import_all(names: list[str]) -> None:
     for name in names:
-        while _waiting:           # a page is about to import: let it go first
+        while _waiting or _drawing:   # a page is being drawn or about to import: let it go first
             time.sleep(0.005)
         with IMPORTS:
             try:

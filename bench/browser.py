@@ -1,0 +1,95 @@
+"""What a browser sees: servers started the way users start them, pages timed in headless Chromium.
+
+Shared by ``bench/app.py`` (cold and warm first views) and ``bench/room.py`` (a room of visitors).
+A first view is timed from the navigation's start until the page's first plotly figure has drawn
+its SVG (or, for a page without one, its title), in Debian's Chromium with the project's flags.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from app.server import free_port, start_server, stop_server, wait_healthy
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FIGURE = ".js-plotly-plot .main-svg"
+ANCHOR = ("import plotly.graph_objects as go\nimport streamlit as st\nst.title('Anchor')\n"
+          "st.plotly_chart(go.Figure(go.Scatter(x=[0, 1, 2], y=[1, 0, 1])))\n")
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(path).exists():
+        raise RuntimeError("Debian chromium is missing: apt-get install -y chromium")
+    return path
+
+
+@contextmanager
+def server(script: str = "app/main.py", env: dict | None = None):
+    """A fresh server on a free port: yields (url, process); stopped on exit."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        proc = start_server(port, Path(tmp) / "server.log", script=script, env=env)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_healthy(url, proc, timeout=120)
+            yield url, proc
+        finally:
+            stop_server(proc)
+
+
+@contextmanager
+def browser(width: int = 1280, height: int = 900):
+    """A headless Chromium with a fresh profile: yields a function that opens a new, empty page."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(profile, executable_path=chromium(), headless=True,
+                                                        args=CHROMIUM_FLAGS, viewport={"width": width,
+                                                                                        "height": height})
+        try:
+            yield context.new_page
+        finally:
+            context.close()
+
+
+def time_first_view(new_page, url: str, selector: str = FIGURE, timeout_s: float = 180.0) -> float:
+    """Seconds from starting to load ``url`` in a new page until ``selector`` is visible there."""
+    page = new_page()
+    try:
+        t0 = time.perf_counter()
+        page.goto(url, wait_until="commit", timeout=timeout_s * 1000)
+        page.locator(selector).first.wait_for(state="visible", timeout=timeout_s * 1000)
+        return time.perf_counter() - t0
+    finally:
+        page.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100.0   # utime, stime in clock ticks (USER_HZ = 100)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def wait_idle(pid: int, quiet_s: float = 2.0, busy_share: float = 0.05, limit_s: float = 120.0) -> float:
+    """Wait until the process used under ``busy_share`` of a core for ``quiet_s`` seconds (its warm-up is
+    over); returns the seconds waited."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit_s:
+        before = cpu_seconds(pid)
+        time.sleep(quiet_s)
+        if cpu_seconds(pid) - before < busy_share * quiet_s:
+            break
+    return time.monotonic() - start
