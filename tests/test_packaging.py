@@ -63,7 +63,7 @@ def test_dockerfile_base_libraries_user_and_entry():
     assert "/_stcore/health" in get("HEALTHCHECK")[0]
     cmd = get("CMD")[-1]
     argv = eval(cmd) if cmd.startswith("[") else shlex.split(cmd)  # noqa: S307 (our own file)
-    assert argv == ["streamlit", "run", "app/main.py", "--server.address=0.0.0.0"]
+    assert argv == ["python", "-m", "app.serve", "--server.address=0.0.0.0"]   # streamlit run + the warm-up
     # The user switch comes after the install, so pip installs system-wide as root.
     order = [w for w, _ in ins]
     assert order.index("USER") > max(i for i, (w, r) in enumerate(ins) if w == "RUN" and "pip install" in r)
@@ -87,7 +87,7 @@ def test_readme_gives_the_two_commands_and_ci_runs_the_test_one():
     assert "make test" in [line.strip() for line in ci.splitlines()]
     assert "set -euo pipefail" in ci and "apt-get install" in ci and "chromium" in ci
     makefile = (ROOT / "Makefile").read_text()
-    assert re.search(r"^run:.*\n\t.*streamlit run app/main\.py", makefile, flags=re.M)
+    assert re.search(r"^run:.*\n\t.*-m app\.serve\b", makefile, flags=re.M)
     assert re.search(r"^test:.*\n\t.*-m pytest", makefile, flags=re.M)
 
 

@@ -14,7 +14,9 @@ pytestmark = pytest.mark.e2e
 
 
 def settled(page):
-    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    """The rerun is over and nothing of the previous item is left on screen (stale elements gone)."""
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')"
+                           " && !document.querySelector('[data-stale=\"true\"]')", timeout=60_000)
     page.wait_for_timeout(200)
 
 
