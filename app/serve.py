@@ -8,7 +8,10 @@ already. What it imports is set by ``PAPERLAB_WARM``:
 - ``none``: nothing, for a replica that should hold only what its visitors use;
 - a comma-separated list of system keys, e.g. ``interestingness`` for a study-only replica.
 
-First views never need these modules (they read shipped arrays); training and probing do.
+First views never need these modules (they read shipped arrays); training and probing do. The
+imports begin ``PAPERLAB_WARM_DELAY`` seconds (default 15) after the start, so that a link opened on
+a fresh server is drawn without them competing for the two cores, and they pause while any page is
+being drawn.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(ROOT))
     from streamlit.web import cli
 
-    from app.ui.warmup import warm_modules, warm_up
+    from app.ui.warmup import warm_delay, warm_modules, warm_up
 
-    warm_up(warm_modules())
+    warm_up(warm_modules(), delay=warm_delay())
     sys.argv = ["streamlit", "run", str(ROOT / "app" / "main.py"), *(sys.argv[1:] if argv is None else argv)]
     return cli.main()
 

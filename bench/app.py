@@ -1,7 +1,8 @@
 """First views as a browser sees them: every page cold (the first URL of a fresh server) and warm.
 
-For each page a fresh server is started the way users start it (``python -m app.serve``, with the
-background warm-up from the first second) and headless Chromium opens the page directly, as a shared
+For each page a fresh server is started the way users start it (``python -m app.serve``, whose
+background warm-up starts ``PAPERLAB_WARM_DELAY`` seconds later) and headless Chromium opens the page
+directly, as a shared
 link is opened: the cold time runs from the navigation's start until the page's main figure (its
 first plotly chart; the title or the table on pages without one) is drawn. Once the server's warm-up
 is over (its CPU idle), the page is opened again in new tabs: the warm time. The server's resident
@@ -28,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.catalog import SYSTEMS  # noqa: E402
 from bench.browser import ANCHOR, FIGURE, browser, rss_mb, server, time_first_view, wait_idle  # noqa: E402
+from app.ui.warmup import warm_delay  # noqa: E402
 from bench.report import write_results  # noqa: E402
 
 BUDGET = {"cold_s": 3.0, "warm_s": 2.0}
@@ -48,6 +50,7 @@ def measure(path: str, script: str, warm_repeats: int) -> dict:
         with browser() as new_page:
             cold = time_first_view(new_page, f"{url}/{path}", selector)
             rss_first = rss_mb(proc.pid)
+            time.sleep(max(0.0, t0 + warm_delay() + 1.0 - time.perf_counter()))   # the warm-up's start
             waited = wait_idle(proc.pid)
             warm = [time_first_view(new_page, f"{url}/{path}", selector) for _ in range(warm_repeats)]
             rss_idle = rss_mb(proc.pid)

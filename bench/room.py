@@ -34,7 +34,7 @@ PAGE = "robust_decisions?seed=1"
 STATES = ("running", "stopping", "queued", "done", "stopped", "failed")
 
 
-def health_poller(url: str, stop: threading.Event, out: list) -> None:
+def health_poller(url: str, stop: threading.Event, out: list, start: float) -> None:
     while not stop.is_set():
         t0 = time.perf_counter()
         try:
@@ -42,7 +42,7 @@ def health_poller(url: str, stop: threading.Event, out: list) -> None:
                 ok = response.read() == b"ok"
         except OSError:
             ok = False
-        out.append((time.perf_counter() - t0, ok))
+        out.append((t0 - start, time.perf_counter() - t0, ok))
         stop.wait(0.5)
 
 
@@ -76,18 +76,17 @@ def main(argv: list[str] | None = None) -> int:
         for button in buttons:
             button.wait_for(timeout=120_000)
         stop = threading.Event()
-        poller = threading.Thread(target=health_poller, args=(url, stop, health), daemon=True)
-        poller.start()
         t0 = time.perf_counter()
+        poller = threading.Thread(target=health_poller, args=(url, stop, health, t0), daemon=True)
+        poller.start()
         for button in buttons:
             button.click()
         final: list[str | None] = [None] * len(pages)
         while time.perf_counter() - t0 < args.limit_s:
             row = []
             for i, page in enumerate(pages):
-                bars = page.locator('[data-testid="stProgress"]')
-                text = bars.first.inner_text(timeout=5_000) if bars.count() else ""
-                state, position = state_of(text.strip())
+                texts = page.locator('[data-testid="stProgress"]').all_inner_texts()   # no waiting
+                state, position = state_of(texts[0].strip() if texts else "")
                 row.append(state)
                 if state == "queued":
                     seen_queued.add(i)
@@ -102,12 +101,13 @@ def main(argv: list[str] | None = None) -> int:
         poller.join(5)
         browser.close()
     room_s = time.perf_counter() - t0
-    latencies = [t for t, _ in health]
+    latencies = [t for _, t, _ in health]
     result = {"page": args.page, "sessions": args.sessions, "limit": limit, "room_s": room_s,
               "max_running": max(s["running"] for s in samples), "max_queued": max(s["queued"] for s in samples),
               "sessions_seen_queued": len(seen_queued), "final_states": final,
-              "health": {"polls": len(health), "all_ok": all(ok for _, ok in health),
-                         "slowest_s": max(latencies), "median_s": sorted(latencies)[len(latencies) // 2]},
+              "health": {"polls": len(health), "all_ok": all(ok for _, _, ok in health),
+                         "slowest_s": max(latencies), "median_s": sorted(latencies)[len(latencies) // 2],
+                         "samples": [{"t": t, "latency_s": lat, "ok": ok} for t, lat, ok in health]},
               "timeline": samples}
     result["checks"] = {
         "never_more_than_the_limit_running": result["max_running"] <= limit,

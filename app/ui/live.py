@@ -342,7 +342,7 @@ def _is_number(value: Any) -> bool:
 
 
 def live_panel(key: str, fn: Callable[..., Any], kwargs: Mapping[str, Any] | Callable[[], Mapping[str, Any]], *,
-               start_label: str = "Train", poll_seconds: float = 0.5, group: str | None = None,
+               start_label: str = "Train", poll_seconds: float = 1.0, group: str | None = None,
                from_state: Mapping[str, str] | None = None) -> LiveRun | None:
     """Start / Stop / Reset and a live progress view for ``fn(**kwargs, progress=...)``.
 
@@ -386,7 +386,11 @@ def live_panel(key: str, fn: Callable[..., Any], kwargs: Mapping[str, Any] | Cal
         st.button("Reset", key=f"{slot}:reset", icon=":material/restart_alt:", disabled=run is None,
                   on_click=_reset, args=(slot,))
 
-    @st.fragment(run_every=poll_seconds if run is not None and run.active else None)
+    # A queued run polls less: it only needs its position. Every poll is a script run on a shared
+    # server, so it draws Streamlit's own line charts (a data frame, ~ms) rather than plotly figures.
+    every = None if run is None or not run.active else 2 * poll_seconds if run.state == QUEUED else poll_seconds
+
+    @st.fragment(run_every=every)
     def progress_view() -> None:
         _draw(st.session_state.get(slot))
 
@@ -454,10 +458,25 @@ def _progress_text(snap: Snapshot) -> str:
     return text
 
 
-def _draw(run: LiveRun | None) -> None:
+def live_curves(history: list[dict], columns: int = 3, points: int = 300) -> None:
+    """One small line chart per metric against step (each on its own scale), at most ``points`` each."""
+    import pandas as pd
     import streamlit as st
 
-    from app.ui.plots import metric_curves, show
+    frame = pd.DataFrame(history[:: max(1, len(history) // points)] + history[-1:])
+    if "step" not in frame.columns:
+        frame["step"] = range(len(frame))
+    frame = frame.drop_duplicates("step")
+    names = [c for c in frame.columns if c != "step"]
+    for start in range(0, len(names), columns):
+        for column, name in zip(st.columns(columns), names[start:start + columns]):
+            with column:
+                st.caption(name)
+                st.line_chart(frame.set_index("step")[[name]].dropna(), height=160, x_label="step", y_label="")
+
+
+def _draw(run: LiveRun | None) -> None:
+    import streamlit as st
 
     if run is None:
         st.caption("Not started yet: press the button above to run it live on this machine.")
@@ -467,8 +486,8 @@ def _draw(run: LiveRun | None) -> None:
     st.progress(snap.fraction, text=_progress_text(snap))
     if snap.stop_reason and snap.state in (STOPPED, RUNNING):
         st.caption(snap.stop_reason)
-    if len(snap.history) > 0:   # at most ~300 points per curve: redrawing every poll must stay cheap
-        show(metric_curves(snap.history[:: max(1, len(snap.history) // 300)] + snap.history[-1:]))
+    if len(snap.history) > 0 and snap.state != QUEUED:
+        live_curves(snap.history)
     if snap.state == FAILED:
         if isinstance(run.error, ValueError):
             st.error(str(run.error))

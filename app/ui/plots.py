@@ -1,4 +1,4 @@
-"""One plotly look for every page, and the live metric curves of :mod:`app.ui.live`.
+"""One plotly look for every page.
 
 Pages build figures with plotly as usual and draw them with :func:`show`, which applies the
 Paperlab template (registered once, on import) instead of Streamlit's own chart theme.
@@ -6,13 +6,9 @@ Paperlab template (registered once, on import) instead of Streamlit's own chart 
 
 from __future__ import annotations
 
-import math
-from typing import Mapping, Sequence
-
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
-from plotly.subplots import make_subplots
 
 # Okabe-Ito: distinguishable under the common colour-vision deficiencies.
 COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -45,22 +41,3 @@ def show(fig: go.Figure, key: str | None = None, height: int | None = None) -> N
     if height is not None:
         fig.update_layout(height=height)
     st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})
-
-
-def metric_curves(history: Sequence[Mapping[str, float]], columns: int = 3) -> go.Figure:
-    """Small multiples: one panel per metric against ``step`` (each metric keeps its own scale)."""
-    names = [k for k in dict.fromkeys(k for row in history for k in row) if k != "step"]
-    rows = max(1, math.ceil(len(names) / columns))
-    ncols = max(1, min(columns, len(names)))
-    fig = make_subplots(rows=rows, cols=ncols, subplot_titles=names or None,
-                        horizontal_spacing=0.08, vertical_spacing=0.18)
-    for i, name in enumerate(names):
-        points = [(row["step"], row[name]) for row in history if name in row]
-        fig.add_trace(
-            go.Scatter(x=[p[0] for p in points], y=[p[1] for p in points], mode="lines", name=name,
-                       line=dict(color=COLORS[i % len(COLORS)], width=2), showlegend=False),
-            row=i // ncols + 1, col=i % ncols + 1,
-        )
-    fig.update_xaxes(title_text="step", row=rows)
-    fig.update_layout(height=230 * rows, margin=dict(t=40), hovermode="x")
-    return themed(fig)

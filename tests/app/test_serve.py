@@ -8,14 +8,26 @@ from app.ui import warmup
 
 def test_serve_starts_the_warm_up_then_streamlit_with_the_options(monkeypatch):
     calls = []
-    monkeypatch.setattr(warmup, "warm_up", lambda modules: calls.append(("warm", list(modules))))
+    monkeypatch.setattr(warmup, "warm_up", lambda modules, delay=0: calls.append(("warm", list(modules), delay)))
+    monkeypatch.setenv("PAPERLAB_WARM_DELAY", "7.5")
     monkeypatch.setattr(warmup, "warm_modules", lambda: ["json"])
     from streamlit.web import cli
 
     monkeypatch.setattr(cli, "main", lambda: calls.append(("streamlit", list(sys.argv))) or 0)
     monkeypatch.setattr(sys, "argv", ["serve"])
     assert serve.main(["--server.port", "8123"]) == 0
-    assert calls[0] == ("warm", ["json"])
+    assert calls[0] == ("warm", ["json"], 7.5)
     name, argv = calls[1]
     assert name == "streamlit" and argv[:2] == ["streamlit", "run"] and argv[2].endswith("app/main.py")
     assert argv[3:] == ["--server.port", "8123"]
+
+
+def test_a_bad_warm_delay_names_the_variable(monkeypatch):
+    import pytest
+
+    for raw in ("soon", "-1", "nan"):
+        monkeypatch.setenv("PAPERLAB_WARM_DELAY", raw)
+        with pytest.raises(ValueError, match="^PAPERLAB_WARM_DELAY: "):
+            warmup.warm_delay()
+    monkeypatch.delenv("PAPERLAB_WARM_DELAY")
+    assert warmup.warm_delay() == 15.0

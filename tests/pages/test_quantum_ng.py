@@ -96,7 +96,9 @@ def test_live_run_starts_and_stops():
     next(b for b in at.button if b.label.startswith("Run the five")).click().run()
     config = VQEConfig(n_qubits=3, k=2, budget=250_000)
     run = at.session_state[f"liverun:{run_key(config, 0)}"]
-    run.stop()
-    assert run.wait(30) and run.state in ("stopped", "done")
+    run.stop()                                       # asked before its first step: it must end stopped
+    assert run.wait(60) and run.state == "stopped" and run.calls_after_stop <= 1
     at.run()
     assert not at.exception
+    assert any(m.value.startswith("**What you are seeing.**") and "stopped" in m.value for m in at.markdown) or \
+        any("stopped" in (c.value or "") for c in at.caption)

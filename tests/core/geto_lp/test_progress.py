@@ -1,7 +1,6 @@
 """Progress through build, solve and recovery; a stop at each stage returns what was done."""
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -33,9 +32,9 @@ def test_a_full_run_reports_every_stage_in_order(digits):
 
 
 def test_stop_after_the_build_skips_the_solve(digits):
-    t0 = time.perf_counter()
-    result = barycenter(digits, progress=ProgressLog(stop_after=1))
-    assert time.perf_counter() - t0 < 0.5
+    log = ProgressLog(stop_after=1)
+    result = barycenter(digits, progress=log)
+    assert len(log.steps) == 1                      # no call after the stop: HiGHS never started
     assert result.status == "stopped" and result.solve_seconds == 0.0
     assert np.isnan(result.barycenter).all() and math.isnan(result.objective) and result.plans is None
 

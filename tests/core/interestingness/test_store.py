@@ -3,7 +3,6 @@ migrations and 50 concurrent participants."""
 
 import json
 import threading
-import time
 
 import pytest
 import sqlalchemy as sa
@@ -154,18 +153,17 @@ def test_models_match_the_migrated_schema(store):
 def test_fifty_concurrent_participants_lose_and_duplicate_nothing(store):
     bank = problems(60)
     study = store.create_study("load", [p.id for p in bank], items_per_participant=20, problems=bank)
-    errors, latencies = [], []
+    errors, answered = [], []
 
     def participant(i):
         try:
             pid = store.enroll(study, f"P{i:02d}", "college" if i % 2 else "olympiad")
             while (item := store.next_item(pid)) is not None:
                 values = item.expected or {"i": 1 + i % 7, "d": 1 + (i + item.position) % 7}
-                start = time.perf_counter()
                 store.record_response(pid, item.id, *values.values(), rationales=["challenging"])
                 if item.position == 3:   # a double submit, as from a double click
                     assert store.record_response(pid, item.id, *values.values()).duplicate
-                latencies.append(time.perf_counter() - start)
+                answered.append(item.id)
             store.complete(pid)
         except Exception as error:  # noqa: BLE001 - collected and asserted below
             errors.append(repr(error))
@@ -181,4 +179,4 @@ def test_fifty_concurrent_participants_lose_and_duplicate_nothing(store):
     with store.engine.connect() as c:
         assigned = c.execute(sa.select(sa.func.count()).select_from(m.Assignment)).scalar()
     assert assigned == 50 * 22 and all(r["participant_status"] == "completed" for r in rows)
-    assert len(latencies) == 50 * 22
+    assert len(answered) == 50 * 22
