@@ -1,12 +1,18 @@
 # Two commands for a fresh clone on a machine with Python 3.11:
 #   make run    create .venv, install the app, launch it on http://localhost:8501
 #   make test   create .venv, install the app and the test tools, run the whole suite
+#   make test-fast        the suite without claim reproductions, browser tests and slow tests
+#   make lint             ruff check . (the rules in ruff.toml); .ci/run runs it before the tests
+#   make screenshots      refresh the README's docs/*.png from the browser tests, on purpose
 PYTHON ?= python3.11
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test bench clean
+.PHONY: run test test-fast lint screenshots bench clean
+
+# Two workers use both cores (see README, "Tests"); XDIST= runs everything in one process.
+XDIST ?= -n 2 --dist loadgroup
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +30,16 @@ run: $(VENV)/.runtime
 	PYTHONPATH=. $(PY) -m app.serve --server.port $(PORT)
 
 test: $(VENV)/.dev
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST) --durations=30
+
+test-fast: $(VENV)/.dev
+	$(PY) -m pytest $(XDIST) -m "not claim and not e2e and not slow"
+
+lint: $(VENV)/.dev
+	$(PY) -m ruff check .
+
+screenshots: $(VENV)/.dev
+	PAPERLAB_SCREENSHOTS=docs $(PY) -m pytest -m e2e tests/e2e
 
 bench: $(VENV)/.dev
 	$(PY) bench/app.py

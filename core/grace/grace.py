@@ -19,6 +19,7 @@ a shift of each row. W starts at Dᵀ (codes start as the clipped concept simila
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from core.common.config import check_range
 from core.common.progress import report
 from core.common.seeding import make_rng, torch_seeded
 from core.grace.space import Decomposition, Space, check_embeddings, concept_directions
+
+if TYPE_CHECKING:   # torch is imported inside the functions: the first view never loads it
+    import torch
 
 
 @dataclass
@@ -39,7 +43,7 @@ class GraceDecomposition(Decomposition):
         return np.maximum(z @ self.weight + self.bias, 0.0)
 
 
-def neighbourhood_kl(z: "torch.Tensor", c: "torch.Tensor", temperature: float) -> "torch.Tensor":
+def neighbourhood_kl(z: torch.Tensor, c: torch.Tensor, temperature: float) -> torch.Tensor:
     """mean_i KL(P_i ‖ Q_i) between embedding-space and code-space softmax neighbourhoods."""
     import torch
 

@@ -54,6 +54,19 @@ def app_url(tmp_path_factory, study_db_url):
 
 
 @pytest.fixture(scope="session")
+def shots(tmp_path_factory) -> Path:
+    """Where screenshots go: a temporary folder, or ``docs/`` under ``make screenshots``.
+
+    ``make test`` must leave the checkout clean, so the tracked ``docs/*.png`` change only when someone
+    asks for it (``PAPERLAB_SCREENSHOTS=docs``, relative to the repository root).
+    """
+    target = os.environ.get("PAPERLAB_SCREENSHOTS")
+    folder = (ROOT / target) if target else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
 def chromium_path() -> str:
     path = shutil.which("chromium") or "/usr/bin/chromium"
     assert Path(path).exists(), "Debian chromium is missing: apt-get install -y chromium (.ci/run does this)"

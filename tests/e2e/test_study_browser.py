@@ -7,10 +7,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from app.server import ROOT
 from core.interestingness import StudyStore, load_problem_bank
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser")]   # one worker, one server
 
 
 def settled(page):
@@ -33,7 +32,7 @@ def set_slider(page, label, value):
     expect(thumb).to_have_attribute("aria-valuetext", str(value), timeout=20_000)
 
 
-def test_a_participant_from_link_to_completion_code(app_url, browser_page, study_db_url):
+def test_a_participant_from_link_to_completion_code(app_url, browser_page, study_db_url, shots):
     store = StudyStore(study_db_url)
     bank = load_problem_bank()
     sid = store.create_study("e2e run", [p.id for p in bank[:8]], items_per_participant=3, problems=bank)
@@ -59,7 +58,7 @@ def test_a_participant_from_link_to_completion_code(app_url, browser_page, study
         set_slider(page, "How difficult is it?", want[1])
         page.get_by_text("simple to state").click()
         if n == 0:
-            page.screenshot(path=str(ROOT / "docs" / "interestingness_study.png"))
+            page.screenshot(path=str(shots / "interestingness_study.png"))
         page.get_by_role("button", name="Submit and continue").click()
     page.get_by_role("heading", name="Thank you!").wait_for(timeout=30_000)
     settled(page)
@@ -74,7 +73,7 @@ def test_a_participant_from_link_to_completion_code(app_url, browser_page, study
     store.close()
 
 
-def test_the_analysis_page_opens_on_the_demo_behind_the_password(app_url, browser_page):
+def test_the_analysis_page_opens_on_the_demo_behind_the_password(app_url, browser_page, shots):
     from tests.e2e.conftest import ADMIN_PASSWORD
     from tests.e2e.test_home_browser import full_screenshot
 
@@ -88,4 +87,4 @@ def test_the_analysis_page_opens_on_the_demo_behind_the_password(app_url, browse
     settled(page)
     assert "Every rater in this study is simulated" in page.inner_text('[data-testid="stMain"]')
     assert page.locator('[data-testid="stException"]').count() == 0
-    full_screenshot(page, ROOT / "docs" / "interestingness_analysis.png")
+    full_screenshot(page, shots / "interestingness_analysis.png")

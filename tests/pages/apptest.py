@@ -16,3 +16,33 @@ def open_page(key: str, timeout: float = 120, **params) -> AppTest:
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
+
+
+def charts(at: AppTest) -> dict[str, dict]:
+    """Every plotly chart on the page as its figure JSON, by the chart's key (or its position)."""
+    import json
+
+    out = {}
+    for i, chart in enumerate(at.get("plotly_chart")):
+        ident = chart.proto.id
+        out[ident[ident.find("chart-"):] if "chart-" in ident else str(i)] = json.loads(chart.proto.spec)
+    return out
+
+
+def values(trace: dict, axis: str = "y"):
+    """A trace's ``x``/``y``/``z`` as a numpy array, whether plotly wrote a list or typed base64."""
+    import base64
+
+    import numpy as np
+
+    data = trace.get(axis)
+    if isinstance(data, dict) and "bdata" in data:
+        array = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+        shape = data.get("shape")
+        if isinstance(shape, str):
+            shape = [int(n) for n in shape.split(",")]
+        return array.reshape(shape) if shape else array
+    try:
+        return np.asarray(data, dtype=float)
+    except (TypeError, ValueError):    # category labels
+        return np.asarray(data, dtype=object)

@@ -2,12 +2,14 @@
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.catalog import SYSTEMS, THEMES
 from app.ui.verdicts import STYLE, strip_line
 from core.common.claims import load_ledger
+from tests.pages import apptest
 
 MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
 TIMEOUT = 60
@@ -49,3 +51,13 @@ def test_every_registered_page_renders_with_defaults(system):
     for claim, verdict in entries:
         assert strip_line(claim, verdict) in texts, (system.key, claim.id)
         assert verdict.figure.replace("*", "") in strip_line(claim, verdict).replace("\\", "").replace("*", "")
+    if system.key == "interestingness":   # the study's admin view: nothing before the password
+        assert not at.get("plotly_chart") and not at.dataframe
+        assert any("admin is locked" in w.value for w in at.warning) or at.text_input
+        return
+    # The first view draws numbers: a chart with a finite data series, and numeric read-outs.
+    series = [apptest.values(trace, axis) for spec in apptest.charts(at).values() for trace in spec["data"]
+              for axis in ("x", "y", "z") if isinstance(trace.get(axis), (list, dict))]
+    numeric = [v for v in series if v.dtype.kind in "fiu" and v.size and np.isfinite(v).any()]
+    assert numeric, f"{system.key}: no chart holds a numeric series"
+    assert at.metric or at.dataframe, system.key

@@ -8,6 +8,8 @@ from core.grace.compare import TEST_SEED, compare
 from core.grace.ship import load_shipped
 from core.grace.train_clip import evaluate
 
+pytestmark = pytest.mark.claim
+
 
 @pytest.fixture(scope="module")
 def model():

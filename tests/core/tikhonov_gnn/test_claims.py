@@ -4,6 +4,8 @@ import pytest
 
 from core.tikhonov_gnn import explain, explanation_auroc, load_dataset, recommended_config, train
 
+pytestmark = pytest.mark.claim
+
 
 def test_q_separates_planted_motif_nodes_from_base_nodes():
     # Seed 0 for data and training. Not every draw gets there: bench/tikhonov_gnn.py reports the
