@@ -386,6 +386,9 @@ def live_panel(key: str, fn: Callable[..., Any], kwargs: Mapping[str, Any] | Cal
         st.button("Reset", key=f"{slot}:reset", icon=":material/restart_alt:", disabled=run is None,
                   on_click=_reset, args=(slot,))
 
+    if run is not None and run.active:   # one Stop: the panel's; Streamlit's own "Running… Stop" would stop only a poll
+        st.html(HIDE_STREAMLIT_STOP)
+
     # A queued run polls less: it only needs its position. Every poll is a script run on a shared
     # server, so it draws Streamlit's own line charts (a data frame, ~ms) rather than plotly figures.
     every = None if run is None or not run.active else 2 * poll_seconds if run.state == QUEUED else poll_seconds
@@ -398,6 +401,9 @@ def live_panel(key: str, fn: Callable[..., Any], kwargs: Mapping[str, Any] | Cal
         st.error(st.session_state[f"{slot}:error"])
     progress_view()
     return run
+
+
+HIDE_STREAMLIT_STOP = '<style>[data-testid="stStatusWidget"] {display: none;}</style>'
 
 
 def _arguments(kwargs, from_state: Mapping[str, str]) -> dict:

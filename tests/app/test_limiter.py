@@ -33,11 +33,11 @@ def test_five_runs_under_a_limit_of_two_run_two_and_queue_three_in_order():
     assert [r.state for r in runs] == [RUNNING, RUNNING, QUEUED, QUEUED, QUEUED]
     assert limiter.running == runs[:2] and limiter.queued == runs[2:]
     assert [r.snapshot().queue_position for r in runs] == [None, None, 1, 2, 3]
-    assert started[0].wait(10) and started[1].wait(10) and not started[2].is_set()
+    assert started[0].wait(120) and started[1].wait(120) and not started[2].is_set()
 
     gates[1].set()                                   # the second run finishes: the first queued one starts
-    assert runs[1].wait(10) and runs[1].state == DONE
-    assert started[2].wait(10) and runs[2].state == RUNNING
+    assert runs[1].wait(120) and runs[1].state == DONE
+    assert started[2].wait(120) and runs[2].state == RUNNING
     assert [r.snapshot().queue_position for r in runs[3:]] == [1, 2]
     assert len(limiter.running) == 2
 
@@ -47,7 +47,7 @@ def test_five_runs_under_a_limit_of_two_run_two_and_queue_three_in_order():
     for gate in gates:
         gate.set()
     for run in (runs[0], runs[2], runs[4]):
-        assert run.wait(10)
+        assert run.wait(120)
     assert runs[4].state == DONE and runs[4].result == "done" and not started[3].is_set()
     assert limiter.running == [] and limiter.queued == []
 
@@ -65,22 +65,22 @@ def test_a_run_nobody_watches_is_stopped_after_its_time_to_live():
     waiting.last_seen = seen + 200                   # the queued run's viewer is still polling
     stale = limiter.reap(now=seen + 121)
     assert stale == [abandoned]
-    assert abandoned.wait(10) and abandoned.state == STOPPED and abandoned.result == "stopped"
+    assert abandoned.wait(120) and abandoned.state == STOPPED and abandoned.result == "stopped"
     assert "nobody watched it for 120 s" in abandoned.snapshot().stop_reason
     assert waiting.state == RUNNING                  # its slot went to the queued run
     assert limiter.reap(now=seen + 400) == [waiting]    # and a queued run left alone leaves the queue too
-    waiting.wait(10)
+    waiting.wait(120)
     assert waiting.state == STOPPED
     watched.start()                                  # the slot is free again
     gate.set()
-    assert watched.wait(10) and watched.state == DONE
+    assert watched.wait(120) and watched.state == DONE
 
 
 def test_stop_is_seen_at_the_next_progress_call():
     limiter = RunLimiter(limit=1, ttl=3600, threads=1)
     started, gate = threading.Event(), threading.Event()
     run = LiveRun(gated, run_limiter=limiter, gate=gate, started=started).start()
-    assert started.wait(10)
+    assert started.wait(120)
     run.stop(timeout=10)
     assert run.state == STOPPED and run.result == "stopped"
     assert run.calls_after_stop == 1                 # the first call after the stop returned False, and it ended
@@ -108,6 +108,6 @@ def test_a_worker_gives_torch_its_share_of_the_cores():
     seen = []
     run = LiveRun(lambda progress=None: seen.append(torch.get_num_threads()),
                   run_limiter=RunLimiter(limit=1, ttl=3600, threads=1)).start()
-    assert run.wait(10) and run.state == DONE
+    assert run.wait(120) and run.state == DONE
     assert seen == [1]
     torch.set_num_threads(before)

@@ -54,7 +54,7 @@ def test_start_progress_stop_reset():
 
 def test_completes_with_result_and_full_history():
     run = LiveRun(slow_count, n=20, delay=0.0).start()
-    assert run.wait(5)
+    assert run.wait(120)
     assert run.state == DONE and run.result == {"steps_done": 20}
     snap = run.snapshot()
     assert [row["step"] for row in snap.history] == list(range(1, 21))
@@ -67,7 +67,7 @@ def test_a_failure_is_captured_not_lost():
         raise ValueError("lr: -1 is out of range; allowed in (0, 1]")
 
     run = LiveRun(broken).start()
-    assert run.wait(5)
+    assert run.wait(120)
     assert run.state == FAILED
     assert str(run.error) == "lr: -1 is out of range; allowed in (0, 1]"
     assert "ValueError" in run.traceback and run.history == [{"step": 1, "loss": 1.0}]
