@@ -2,6 +2,10 @@
 
 Pages build figures with plotly as usual and draw them with :func:`show`, which applies the
 Paperlab template (registered once, on import) instead of Streamlit's own chart theme.
+
+One layout rule keeps titles and legends apart (:func:`legend_clear_of_title`): the title sits at the
+top left, and a legend that would share the space above the plot goes to the bottom of the figure
+(``yref="container"``, so plotly grows the bottom margin for it instead of covering the axis title).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ pio.templates["paperlab"] = go.layout.Template(
         title=dict(font=dict(size=15), x=0.0, xanchor="left"),
         margin=dict(l=50, r=20, t=50, b=45),
         hovermode="x unified",
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1.0),
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0.0, xanchor="left", x=0.0),
         xaxis=dict(showgrid=True, gridcolor="#ECECEC", zeroline=False),
         yaxis=dict(showgrid=True, gridcolor="#ECECEC", zeroline=False),
         colorscale=dict(sequential="Viridis", diverging="RdBu"),
@@ -35,9 +39,20 @@ def themed(fig: go.Figure) -> go.Figure:
     return fig
 
 
+def legend_clear_of_title(fig: go.Figure) -> go.Figure:
+    """Move a legend placed above the plot to the figure's bottom when the figure has a title."""
+    legend = fig.layout.legend
+    above = legend.y is not None and legend.y >= 1.0 and legend.yref in (None, "paper")
+    inside = legend.x is not None and legend.x > 1.0     # a legend to the right of the plot keeps its place
+    if fig.layout.title.text and above and not inside:
+        fig.update_layout(legend=dict(orientation="h", yref="container", yanchor="bottom", y=0.0, xanchor="left",
+                                      x=0.0))
+    return fig
+
+
 def show(fig: go.Figure, key: str | None = None, height: int | None = None) -> None:
-    """Draw ``fig`` in the Paperlab theme at the container's width."""
-    themed(fig)
+    """Draw ``fig`` in the Paperlab theme at the container's width, its legend clear of its title."""
+    legend_clear_of_title(themed(fig))
     if height is not None:
         fig.update_layout(height=height)
     st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})

@@ -60,4 +60,10 @@ def test_every_registered_page_renders_with_defaults(system):
               for axis in ("x", "y", "z") if isinstance(trace.get(axis), (list, dict))]
     numeric = [v for v in series if v.dtype.kind in "fiu" and v.size and np.isfinite(v).any()]
     assert numeric, f"{system.key}: no chart holds a numeric series"
+    for key, spec in apptest.charts(at).items():    # app/ui/plots.py's rule: no legend above a titled plot
+        layout = spec["layout"]
+        legend = {**layout.get("template", {}).get("layout", {}).get("legend", {}), **layout.get("legend", {})}
+        title = layout.get("title", {}).get("text") if isinstance(layout.get("title"), dict) else layout.get("title")
+        above = legend.get("yref", "paper") == "paper" and legend.get("y", 0) >= 1 and legend.get("x", 0) <= 1
+        assert not (title and above), (system.key, key)
     assert at.metric or at.dataframe, system.key
