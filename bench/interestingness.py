@@ -51,10 +51,11 @@ WEAK = 0.3
 
 
 def real_rows(store, study_id: int, include_simulated: bool = False) -> list[dict]:
-    """The study's problem ratings by real participants (simulated ``sim-`` ones only if asked for)."""
+    """The study's problem ratings by real participants (simulated ``sim-`` ones only if asked for) whom the
+    study's exclusion rule keeps (core/interestingness/exclusion.py, default settings)."""
     rows = store.rows(study_id, include_external_ids=True)
     return [{k: v for k, v in r.items() if k not in ("external_id", "prolific_study_id", "session_id")}
-            for r in rows if r["kind"] == "problem"
+            for r in rows if r["kind"] == "problem" and r["excluded"] is None
             and (include_simulated or not str(r.get("external_id") or "").startswith("sim-"))]
 
 

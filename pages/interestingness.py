@@ -20,6 +20,7 @@ from app.ui.plots import COLORS, show
 from app.ui.study import study_store
 from app.ui.verdicts import verdict_strip
 from core.interestingness import load_problem_bank, monitor, parse_problems
+from core.interestingness.exclusion import ExclusionRule, exclusions
 
 SYSTEM = BY_KEY["interestingness"]
 
@@ -76,6 +77,8 @@ def create_form() -> None:
         checks = c2.number_input("Attention checks", 0, 5, 2, key="new_checks")
         url = st.text_input("Completion URL (optional, e.g. https://app.prolific.com/submissions/complete)",
                             key="new_url")
+        hours = st.number_input("Release an idle participant's unanswered items to others after (hours)", 0.1, 720.0,
+                                2.0, 0.5, key="new_timeout")
         upload = st.file_uploader("Problems (CSV or JSON); leave empty for the shipped bank", type=["csv", "json"],
                                   key="new_upload")
         submitted = st.form_submit_button("Create study", type="primary")
@@ -85,7 +88,8 @@ def create_form() -> None:
         problems = (parse_problems(upload.getvalue().decode("utf-8"), upload.name.rsplit(".", 1)[-1].lower())
                     if upload is not None else load_problem_bank())
         study_id = study_store().create_study(name, [p.id for p in problems], int(k), int(checks),
-                                        completion_url=url.strip() or None, problems=problems)
+                                              completion_url=url.strip() or None, problems=problems,
+                                              assignment_timeout_s=int(round(float(hours) * 3600)))
     except (ValueError, UnicodeDecodeError) as error:
         st.error(str(error))
         return
@@ -113,6 +117,13 @@ def quality_section(study: dict, rows: list[dict]) -> None:
     with c1:
         failures = monitor.attention_failures(rows)
         st.metric("Participants failing an attention check", int((failures.failed > 0).sum()) if len(failures) else 0)
+        found = exclusions(rows, ExclusionRule())
+        counts = found.to_dict()
+        st.metric("Excluded from the analysis by the study's rule", f"{counts['participants'] - counts['kept']} of "
+                  f"{counts['participants']}")
+        st.caption(f"{counts['failed_attention']} failed an attention check · {counts['incomplete']} did not finish · "
+                   f"{counts['too_fast']} took under {ExclusionRule().min_median_seconds:g} s per problem (median). "
+                   "The export keeps every response and names the reason in its `excluded` column.")
         seconds = monitor.response_seconds(rows)
         if len(seconds):
             st.metric("Median seconds per problem", f"{np.median(seconds):.1f}")

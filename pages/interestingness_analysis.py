@@ -1,5 +1,10 @@
 """Human–LLM alignment for the interestingness study (behind the admin password): run raters, compare
-them with the human ratings per population, and generate new problems through the validity filter."""
+them with the human ratings per population, and generate new problems through the validity filter.
+
+Every model-vs-human figure is out of sample: LLM raters never see the human ratings, and the offline
+baseline is cross-fitted (each problem rated by the fold model that left it out). The study's
+exclusion rule (core/interestingness/exclusion.py) is applied by default, with the counts shown and a
+switch to include everyone; raters rate the study's own snapshot of its statements."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.study import study_store
 from core.interestingness import analysis, load_problem_bank
+from core.interestingness.exclusion import DEFAULT_MIN_MEDIAN_SECONDS, ExclusionRule, kept_rows
 from core.interestingness.problems import RATIONALES, TOPICS
 from core.interestingness.store import StudyStore
 
@@ -83,10 +89,11 @@ def render() -> None:
         demo = demo_data()
         rows, llms, populations = demo["rows"], demo["llm"], ("college", "olympiad")
         st.caption(f"**{demo['label']}.** Every rater in this study is simulated; it shows the dashboards, "
-                   "not a finding.")
+                   "not a finding. Simulated raters answer instantly, so the time rule is off for the demo.")
     else:
         rows, llms = store.rows(source), llm_from_store(store.llm_ratings(source))
         populations = tuple(store.study(source)["populations"])
+    rows, rule = exclusion_controls(rows, source)
     tab_align, tab_raters, tab_generate = st.tabs(["Alignment", "Run raters", "Generate problems"])
     with tab_align:
         if not llms:
@@ -94,9 +101,26 @@ def render() -> None:
         else:
             dashboard(rows, llms, populations)
     with tab_raters:
-        raters_panel(store, source)
+        raters_panel(store, source, rule)
     with tab_generate:
         generation_panel(store, source)
+
+
+def exclusion_controls(rows: list[dict], source) -> tuple[list[dict], ExclusionRule | None]:
+    """The exclusion rule's threshold and switch; returns the rows the figures use and the rule applied."""
+    c1, c2 = st.columns([1, 1])
+    seconds = c1.number_input("Exclude participants whose median seconds per problem is below", 0.0, 600.0,
+                              0.0 if source == DEMO else DEFAULT_MIN_MEDIAN_SECONDS, 0.5, key=f"min_seconds:{source}")
+    include = c2.toggle("Include excluded participants", False, key="include_excluded")
+    rule = ExclusionRule(float(seconds))
+    kept, found = kept_rows(rows, rule)
+    counts = found.to_dict()
+    st.markdown(f"**Exclusions** (failed an attention check, did not finish, or median time per problem under "
+                f"{seconds:g} s): {counts['failed_attention']} failed attention · {counts['incomplete']} incomplete · "
+                f"{counts['too_fast']} too fast; {counts['kept']} of {counts['participants']} participants kept"
+                + (" — **all included below**." if include else "."))
+    st.session_state["exclusions"] = counts
+    return (rows, None) if include else (kept, rule)
 
 
 def dashboard(rows: list[dict], llms: dict, populations: tuple) -> None:
@@ -163,33 +187,39 @@ def rationale_figure(rows, llm_rationales: dict, population: str) -> go.Figure:
     return fig
 
 
-def run_rater(rater_kind: str, settings: dict, study, store: StudyStore, progress=None):
-    """Rate every problem of the study (or the shipped bank) and store the ratings when a study is chosen."""
+def run_rater(rater_kind: str, settings: dict, study, store: StudyStore, progress=None, rule=None,
+              include_excluded: bool = False):
+    """Rate every problem of the study (its own snapshot of the statements; the shipped bank for the demo) and
+    store the ratings when a study is chosen. The offline baseline is cross-fitted on the human means of the
+    participants the exclusion rule keeps, so every rating it gives is out of sample."""
     from core.common.progress import report
     from core.interestingness.raters import OpenAICompatibleRater, TransformersRater
 
-    problems = load_problem_bank() if study == DEMO else [
-        p for p in load_problem_bank() if p.id in {q["id"] for q in store.study_problems(study)}]
+    problems = load_problem_bank() if study == DEMO else store.study_problem_objects(study)
+    results = {}
     if rater_kind == "MiniLM + ridge (offline baseline)":
         from core.interestingness.embedding_rater import EmbeddingRidgeRater
 
         rows = demo_data()["rows"] if study == DEMO else store.rows(study)
-        rater = EmbeddingRidgeRater().fit(problems, analysis.item_means(rows))
+        if not include_excluded:
+            rows, _ = kept_rows(rows, rule)
+        results = EmbeddingRidgeRater().cross_rate(problems, analysis.item_means(rows))
+        rater = None
     elif rater_kind == "Local model directory":
         rater = TransformersRater(settings["model_dir"])
     else:
         rater = OpenAICompatibleRater(settings["base_url"], settings["model"], settings.get("api_key") or None)
-    results = {}
+    done = {}
     for i, problem in enumerate(problems, 1):
-        results[problem.id] = rater.rate(problem)
+        done[problem.id] = results[problem.id] if rater is None else rater.rate(problem)
         if study != DEMO:
-            store.add_llm_rating(problem.id, results[problem.id], study_id=study)
-        if not report(progress, i, len(problems), {"expected rating": results[problem.id].expected_interestingness}):
+            store.add_llm_rating(problem.id, done[problem.id], study_id=study)
+        if not report(progress, i, len(problems), {"expected rating": done[problem.id].expected_interestingness}):
             break
-    return results
+    return done
 
 
-def raters_panel(store: StudyStore, study) -> None:
+def raters_panel(store: StudyStore, study, rule: ExclusionRule | None = None) -> None:
     kind = st.radio("Rater", ["MiniLM + ridge (offline baseline)", "Local model directory",
                               "OpenAI-compatible endpoint"], horizontal=True, key="rater_kind")
     fields = {}   # setting -> widget key, read at the click so that a value typed just before it counts
@@ -202,11 +232,14 @@ def raters_panel(store: StudyStore, study) -> None:
         c2.text_input("Model", key="endpoint_model")
         c3.text_input("API key (kept in memory only)", type="password", key="api_key")
         fields = {"base_url": "base_url", "model": "endpoint_model", "api_key": "api_key"}
-    st.caption("Ratings of a real study are stored next to the human ones; on the demo they stay in this session.")
+    st.caption("Ratings of a real study are stored next to the human ones; on the demo they stay in this session. "
+               "The offline baseline is cross-fitted on the kept participants' means: each problem is rated by a "
+               "model that never saw its human ratings.")
 
     def arguments() -> dict:
         settings = {name: st.session_state.get(widget, "") for name, widget in fields.items()}
-        return {"rater_kind": kind, "settings": settings, "study": study, "store": store}
+        return {"rater_kind": kind, "settings": settings, "study": study, "store": store,
+                "rule": rule or ExclusionRule(), "include_excluded": rule is None}
 
     live_panel(f"interestingness_rate:{study}:{kind}", run_rater, arguments, start_label="Rate every problem")
 

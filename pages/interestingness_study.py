@@ -112,7 +112,18 @@ def items_step(study: dict, pid: str) -> None:
 
 
 def rating_form(pid: str, item) -> None:
-    with st.form(f"item:{item.id}", clear_on_submit=True):
+    """One item's form. A click is tied to the item it was drawn for and to the values then set.
+
+    The form is not cleared on submit (a second click during the rerun would otherwise send the
+    cleared defaults); the click's callback names the item, so a click that lands after the page has
+    moved on finds another item on screen and is ignored, and the store keeps the first answer per
+    (participant, item). While the answer is being committed the button is drawn disabled under
+    "Saving…"; the page moves on only once the store confirms, and keeps the values if it cannot."""
+    pending = st.session_state.get("pending_submit")
+    saving = pending == (pid, item.id)
+    if pending is not None and not saving:          # a late click for an item already answered
+        st.session_state.pop("pending_submit", None)
+    with st.form(f"item:{item.id}", clear_on_submit=False):
         c1, c2 = st.columns(2)
         interest = c1.slider("How interesting is this problem?", 1, 7, 4, key=f"i:{item.id}", help=SCALE["interestingness"])
         c1.caption(SCALE["interestingness"])
@@ -122,14 +133,31 @@ def rating_form(pid: str, item) -> None:
         cols = st.columns(3)
         chosen = [r for i, r in enumerate(RATIONALES) if cols[i % 3].checkbox(r, key=f"r:{item.id}:{r}")]
         comment = st.text_area("Comment (optional)", max_chars=2000, key=f"c:{item.id}")
-        submitted = st.form_submit_button("Submit and continue", type="primary")
-    if submitted:
-        try:
+        st.form_submit_button("Submit and continue", type="primary", disabled=saving,
+                              on_click=_mark_submitted, args=(pid, item.id), key=f"submit:{item.id}")
+    problem = st.session_state.pop(f"unsaved:{item.id}", None)
+    if problem:
+        st.warning(problem)
+    if not saving:
+        return
+    try:
+        with st.spinner("Saving your answer…"):
             study_store().record_response(pid, item.id, int(interest), int(difficulty), chosen, comment or None)
-        except ValueError as error:
-            st.error(str(error))
-            return
+    except ValueError as error:
+        st.session_state.pop("pending_submit", None)
+        st.error(str(error))
+        return
+    except Exception:  # noqa: BLE001 - the database could not confirm: keep the answer, never a traceback
+        st.session_state.pop("pending_submit", None)
+        st.session_state[f"unsaved:{item.id}"] = ("Your answer could not be saved yet; it is still filled in above. "
+                                                  "Please press *Submit and continue* again.")
         st.rerun()
+    st.session_state.pop("pending_submit", None)
+    st.rerun()
+
+
+def _mark_submitted(pid: str, item_id: str) -> None:
+    st.session_state["pending_submit"] = (pid, item_id)
 
 
 def instructions_step(pid: str) -> None:

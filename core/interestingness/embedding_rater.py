@@ -7,6 +7,12 @@ predictions (Spearman with the human means, R²), so the baseline's skill is mea
 was not fitted on. ``rate`` turns the predicted mean into a distribution over 1..7: a normal with
 the out-of-fold residual spread, integrated over the bins [k − ½, k + ½] (the end bins open). It
 predicts no rationales.
+
+A rater fitted on a study's means and then asked to rate the same problems is scored in sample: its
+agreement with those means says nothing about unseen problems. ``cross_rate`` is what the dashboard
+uses: each rated problem is rated by the fold model that did not see it (the same K folds as the
+out-of-fold figures in ``cv``, so the dashboard's Spearman equals ``cv["spearman"]``), and a problem
+without human ratings by the model fitted on all of them (it is out of sample for that one too).
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ class EmbeddingRidgeRater:
 
     def __init__(self, alphas=(0.01, 0.1, 1.0, 10.0, 100.0), folds: int = 5, seed: int = 0):
         self.alphas, self.folds, self.seed = tuple(alphas), int(folds), int(seed)
-        self.model, self.cv = None, {}
+        self.model, self.cv, self.out_of_fold = None, {}, {}
 
     def fit(self, problems: list[Problem], human_means: pd.Series) -> "EmbeddingRidgeRater":
         from sklearn.linear_model import RidgeCV
@@ -62,6 +68,7 @@ class EmbeddingRidgeRater:
         folds = KFold(self.folds, shuffle=True, random_state=self.seed)
         oof = cross_val_predict(RidgeCV(alphas=self.alphas), x, y, cv=folds)
         self.model = RidgeCV(alphas=self.alphas).fit(x, y)
+        self.out_of_fold = dict(zip((p.id for p in rated), oof.tolist()))
         self.cv = {"spearman": float(spearmanr(oof, y)[0]), "r2": float(r2_score(y, oof)),
                    "residual_sd": float(np.std(y - oof)), "problems": len(rated), "alpha": float(self.model.alpha_)}
         return self
@@ -73,3 +80,24 @@ class EmbeddingRidgeRater:
         dist = binned_normal(mean, self.cv["residual_sd"])
         return RatingResult(self.name, MODEL, PROMPT_VERSION, dist, None, {},
                             raw={"predicted_mean": mean, "cv": self.cv})
+
+    def cross_rate(self, problems: list[Problem], human_means: pd.Series) -> dict:
+        """Fit on ``human_means`` and rate every problem out of sample (see the module docstring).
+
+        Returns
+        -------
+        dict
+            problem id -> RatingResult; ``raw["out_of_fold"]`` is True for a problem with human means
+            (rated by the fold model that left it out), False for one without (rated by the full model).
+        """
+        self.fit(problems, human_means)
+        unseen = [p for p in problems if p.id not in self.out_of_fold]
+        full = dict(zip((p.id for p in unseen), self.model.predict(embed(p.statement for p in unseen)).tolist())
+                    ) if unseen else {}
+        out = {}
+        for p in problems:
+            held_out = p.id in self.out_of_fold
+            mean = float(self.out_of_fold[p.id] if held_out else full[p.id])
+            out[p.id] = RatingResult(self.name, MODEL, PROMPT_VERSION, binned_normal(mean, self.cv["residual_sd"]),
+                                     None, {}, raw={"predicted_mean": mean, "out_of_fold": held_out, "cv": self.cv})
+        return out

@@ -12,10 +12,15 @@ The filter keeps a problem only if every test passes, and records the first fail
    to a finite number, and a "check" in the same grammar must simplify to the same value;
 3. an LLM judge (any text model) answers "yes" to "is this well-posed with a unique answer?".
 Kept problems join the pool with source "generated"; participants never see the source.
+
+A generated problem's id is ``<prefix>-<topic>-<difficulty>-<first 12 hex of the SHA-256 of its statement>``
+(our choice): a second run can never reuse the id of an earlier problem with another text, and the
+same text generated twice is the same problem.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -99,17 +104,24 @@ def generate(model, topic: str, difficulty: int, n: int = 1, judge=None, prefix:
         raise ValueError(f"difficulty: {difficulty!r}; allowed integers 1..5")
     verdicts = []
     for i in range(n):
-        verdicts.append(_one(model, judge, topic, difficulty, f"{prefix}-{topic.replace(' ', '_')}-{difficulty}-{i}",
+        verdicts.append(_one(model, judge, topic, difficulty, f"{prefix}-{topic.replace(' ', '_')}-{difficulty}",
                              temperature))
         if not report(progress, i + 1, n, {"kept": sum(v.kept for v in verdicts)}):
             break
     return verdicts
 
 
-def _one(model, judge, topic: str, difficulty: int, problem_id: str, temperature: float) -> Verdict:
+def content_id(prefix: str, statement: str) -> str:
+    """``prefix`` and the first 12 hex digits of the statement's SHA-256: unique per text."""
+    return f"{prefix[:50]}-{hashlib.sha256(statement.encode('utf-8')).hexdigest()[:12]}"
+
+
+def _one(model, judge, topic: str, difficulty: int, prefix: str, temperature: float) -> Verdict:
     raw = model.complete(generation_prompt(topic, difficulty), max_tokens=400, temperature=temperature)
     try:
-        problem = check_reply(raw, topic, difficulty, problem_id)
+        problem = check_reply(raw, topic, difficulty, prefix)
+        problem = Problem(content_id(prefix, problem.statement), problem.statement, problem.topic, problem.difficulty,
+                          problem.source, problem.answer)
     except ValueError as error:
         return Verdict(None, False, str(error), raw)
     if judge is not None:

@@ -39,12 +39,19 @@ class Study(Base):
     failed_code: Mapped[str] = mapped_column(String(64))
     completion_url: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    assignment_timeout_s: Mapped[int] = mapped_column(Integer, server_default="7200")
 
 
 class StudyProblem(Base):
+    """A study's problem and the snapshot of it the study took (what its participants are shown)."""
     __tablename__ = "study_problems"
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id"), primary_key=True)
     problem_id: Mapped[str] = mapped_column(ForeignKey("problems.id"), primary_key=True)
+    statement: Mapped[str] = mapped_column(Text)
+    topic: Mapped[str] = mapped_column(String(32))
+    difficulty: Mapped[int] = mapped_column(Integer)
+    source: Mapped[str] = mapped_column(String(16))
+    answer: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Participant(Base):

@@ -1,15 +1,35 @@
 """StudyStore: the study's data service. Every write is committed before the call returns.
 
-Storage is SQLAlchemy 2: by default a SQLite file under ``data/`` (or ``$STUDY_DATA_DIR``) in WAL
-mode with a busy timeout, each write transaction taken with BEGIN IMMEDIATE so concurrent sessions
-queue instead of failing; ``STUDY_DATABASE_URL`` (or ``url=``) selects any other database, such as
-PostgreSQL. Opening a store brings an empty or older database up to the current schema (Alembic).
+Storage is SQLAlchemy 2: by default a SQLite file under ``data/`` (or ``$STUDY_DATA_DIR``);
+``STUDY_DATABASE_URL`` (or ``url=``) selects any other database, such as PostgreSQL. Opening a store
+brings an empty or older database up to the current schema (Alembic).
+
+Durability and contention (our choices):
+- SQLite runs in WAL mode with ``synchronous=FULL``: the WAL is fsynced at every commit, so an answer
+  the participant saw confirmed survives a power loss (``NORMAL`` would only survive a crash of the
+  process). Reads run in deferred transactions (a long export never blocks a participant's write);
+  writes run in ``BEGIN IMMEDIATE`` transactions behind one process-wide lock per database file, so
+  the sessions of one server never contend for the file's write lock, and a write that still meets
+  a lock held by another process is retried with back-off (up to ``WRITE_DEADLINE_S``) rather than
+  failed. PostgreSQL commits are durable by the server's own settings (``synchronous_commit=on``
+  by default).
+- Problems are immutable once a study uses them: a study owns a snapshot of each problem's statement
+  (``study_problems``), participants are shown that snapshot, and loading a problem whose id a study
+  already uses with a different text is refused, naming the id and the study. Loading the same text
+  again changes nothing. ``create_study`` validates and writes in one transaction, so a refused one
+  writes nothing.
 
 Assignment (balanced, resumable): a participant gets ``items_per_participant`` problems, the ones
 assigned least often so far within their population, ties broken by the participant's seeded
 random draw, shown in a seeded random order, with ``attention_checks`` instruction-style checks at
-seeded positions after the first item. The assignment is stored at enrolment, so a reload or a
-crash resumes at the first unanswered position with the same items.
+seeded positions after the first item. Only assignments that will yield analysable ratings count:
+those of completed participants and of active ones seen within the study's
+``assignment_timeout_s`` (default ``ASSIGNMENT_TIMEOUT`` = 2 h; "seen" is enrolment, an item shown
+or an answer). A participant idle for longer releases their items to later participants (they can
+still come back and finish: nothing of theirs is deleted). Enrolments into one study are
+serialised (``SELECT ... FOR NO KEY UPDATE`` on the study row on PostgreSQL, the write lock on SQLite), so
+concurrent enrolments see each other's assignments. The assignment is stored at enrolment, so a
+reload or a crash resumes at the first unanswered position with the same items.
 """
 
 from __future__ import annotations
@@ -19,16 +39,19 @@ import io
 import json
 import os
 import secrets
+import threading
+import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy import create_engine, event, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import create_engine, event, func, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import sessionmaker
 
 from core.interestingness import models as m
+from core.interestingness.exclusion import ExclusionRule, exclusions
 from core.interestingness.problems import RATIONALES, Problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +60,14 @@ POPULATIONS = ("college", "olympiad")
 MAX_COMMENT = 2000
 EXPORT_COLUMNS = ("study_id", "participant_id", "population", "participant_status", "position", "item_id", "kind",
                   "interestingness", "difficulty", "rationales", "comment", "attention_passed", "shown_at",
-                  "answered_at", "response_ms")
+                  "answered_at", "response_ms", "excluded")
+ASSIGNMENT_TIMEOUT = 7200           # seconds an active participant may be idle before their items are released
+MAX_ASSIGNMENT_TIMEOUT = 30 * 86400
+WRITE_DEADLINE_S = 120.0            # how long a SQLite write retries a lock held by another process
+SNAPSHOT = ("statement", "topic", "difficulty", "source", "answer")
+SQLITE_SYNCHRONOUS = "FULL"         # fsync the WAL at every commit (bench/interestingness_store.py measures NORMAL)
+_WRITE_LOCKS: dict[str, threading.Lock] = {}
+_WRITE_LOCKS_GUARD = threading.Lock()
 
 
 def now() -> datetime:
@@ -60,7 +90,10 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'study.sqlite'}"
 
 
-def make_engine(url: str):
+def make_engine(url: str, write: bool = True):
+    """An engine for ``url``. On SQLite, ``write`` engines begin every transaction IMMEDIATE (they take
+    the write lock up front, so a transaction never fails half way on a lock upgrade) and read engines
+    begin deferred ones (they never hold the write lock)."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, pool_size=20,
                                max_overflow=60)
@@ -69,15 +102,28 @@ def make_engine(url: str):
         def _pragmas(dbapi_connection, _record):
             dbapi_connection.isolation_level = None          # we issue BEGIN ourselves
             cursor = dbapi_connection.cursor()
-            for pragma in ("journal_mode=WAL", "busy_timeout=30000", "foreign_keys=ON", "synchronous=NORMAL"):
+            for pragma in ("journal_mode=WAL", "busy_timeout=30000", "foreign_keys=ON",
+                           f"synchronous={SQLITE_SYNCHRONOUS}"):
                 cursor.execute(f"PRAGMA {pragma}")
             cursor.close()
 
         @event.listens_for(engine, "begin")
         def _begin(connection):
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
         return engine
     return create_engine(url, pool_size=20, max_overflow=60, pool_pre_ping=True)
+
+
+def _write_lock(url) -> threading.Lock:
+    """One lock per SQLite database file in this process (every StudyStore on the file shares it)."""
+    key = str(Path(url.database or ":memory:").resolve()) if url.database not in (None, "", ":memory:") else str(url)
+    with _WRITE_LOCKS_GUARD:
+        return _WRITE_LOCKS.setdefault(key, threading.Lock())
+
+
+def _locked(error: OperationalError) -> bool:
+    text = str(error.orig if error.orig is not None else error).lower()
+    return "locked" in text or "busy" in text
 
 
 @dataclass(frozen=True)
@@ -100,11 +146,46 @@ class Recorded:
 
 
 class StudyStore:
-    def __init__(self, url: str | None = None):
+    """The study's data service (see the module docstring for storage, durability and assignment).
+
+    Parameters
+    ----------
+    url : str, optional
+        A SQLAlchemy URL; default :func:`default_url`.
+    clock : callable, optional
+        Returns the current UTC time (default: the system clock); tests pass a controllable one.
+    """
+
+    def __init__(self, url: str | None = None, clock=None):
         self.url = url or default_url()
+        self.clock = clock or now
         self.engine = make_engine(self.url)
         self.upgrade()
         self.session = sessionmaker(self.engine, expire_on_commit=False)
+        if self.engine.dialect.name == "sqlite":
+            self.read_engine = make_engine(self.url, write=False)
+            self._lock = _write_lock(self.engine.url)
+        else:
+            self.read_engine, self._lock = self.engine, None
+        self.reader = sessionmaker(self.read_engine, expire_on_commit=False)
+
+    def _transact(self, body):
+        """Run ``body(session)`` in a committed write transaction and return its result. On SQLite the
+        transaction runs behind the process-wide lock of the file and is retried with back-off while another
+        process holds the file's write lock (``body`` must be safe to re-run: it is, it only reads and adds)."""
+        if self._lock is None:
+            with self.session.begin() as s:
+                return body(s)
+        deadline, pause = time.monotonic() + WRITE_DEADLINE_S, 0.01
+        while True:
+            try:
+                with self._lock, self.session.begin() as s:
+                    return body(s)
+            except OperationalError as error:
+                if not _locked(error) or time.monotonic() > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
 
     @property
     def dialect(self) -> str:
@@ -123,19 +204,55 @@ class StudyStore:
 
     def close(self) -> None:
         self.engine.dispose()
+        self.read_engine.dispose()
 
     # -- problems and studies -------------------------------------------------------------------
 
     def add_problems(self, problems: list[Problem]) -> int:
-        """Insert or update problems by id; returns how many were given."""
-        with self.session.begin() as s:
-            for p in problems:
-                s.merge(m.Problem(**p.to_dict()))
-        return len(problems)
+        """Load problems into the library; returns how many were new or changed.
+
+        A problem already loaded with the same content is left as it is. One whose id is loaded with a
+        different content is updated only while no study uses it; otherwise the whole call is refused
+        (nothing is written) with a ValueError naming the id and the study that uses it.
+        """
+        return self._transact(lambda s: self._add_problems(s, problems))
+
+    def _add_problems(self, s, problems) -> int:
+        ids = [p.id for p in problems]
+        if len(set(ids)) != len(ids):
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            raise ValueError(f"problems: id {twice[0]!r} appears twice; allowed unique ids")
+        have = {p.id: p for p in s.scalars(select(m.Problem).where(m.Problem.id.in_(ids)))} if ids else {}
+        changed = [p for p in problems if p.id in have and _content(have[p.id]) != _content(p)]
+        if changed:
+            users = {}
+            for pid, study_name, study_id in s.execute(
+                    select(m.StudyProblem.problem_id, m.Study.name, m.Study.id)
+                    .join(m.Study, m.Study.id == m.StudyProblem.study_id)
+                    .where(m.StudyProblem.problem_id.in_([p.id for p in changed])).order_by(m.Study.id)):
+                users.setdefault(pid, (pid, study_name, study_id))
+            first = next((users[p.id] for p in changed if p.id in users), None)   # in the import's order
+            if first is not None:
+                raise ValueError(f"problems: {first[0]!r} is already used by study {first[1]!r} (#{first[2]}) with a "
+                                 "different statement, topic, difficulty, source or answer, and a problem a study uses "
+                                 "cannot change; allowed the same content under that id, or a new id")
+        n = 0
+        for p in problems:
+            if p.id not in have:
+                s.add(m.Problem(**p.to_dict()))
+                n += 1
+            elif _content(have[p.id]) != _content(p):
+                for key, value in p.to_dict().items():
+                    setattr(have[p.id], key, value)
+                n += 1
+        s.flush()
+        return n
 
     def create_study(self, name: str, problem_ids, items_per_participant: int = 20, attention_checks: int = 2,
-                     populations=POPULATIONS, completion_url: str | None = None, problems: list[Problem] | None = None
-                     ) -> int:
+                     populations=POPULATIONS, completion_url: str | None = None, problems: list[Problem] | None = None,
+                     assignment_timeout_s: int = ASSIGNMENT_TIMEOUT) -> int:
+        """Create a study over ``problem_ids`` (loading ``problems`` first, in the same transaction: a refused
+        study writes nothing) and return its id."""
         name = str(name).strip()
         if not 1 <= len(name) <= 200:
             raise ValueError(f"name: {len(name)} characters; allowed 1..200")
@@ -148,38 +265,49 @@ class StudyStore:
         populations = [str(p) for p in populations]
         if not populations or any(not 1 <= len(p) <= 32 for p in populations):
             raise ValueError("populations: allowed a non-empty list of names of 1..32 characters")
-        if problems:
-            self.add_problems(problems)
-        with self.session.begin() as s:
-            known = set(s.scalars(select(m.Problem.id).where(m.Problem.id.in_(problem_ids))))
+        if isinstance(assignment_timeout_s, bool) or not isinstance(assignment_timeout_s, int) \
+                or not 1 <= assignment_timeout_s <= MAX_ASSIGNMENT_TIMEOUT:
+            raise ValueError(f"assignment_timeout_s: {assignment_timeout_s!r}; allowed integers "
+                             f"1..{MAX_ASSIGNMENT_TIMEOUT}")
+
+        def body(s):
+            if s.scalar(select(m.Study.id).where(m.Study.name == name)) is not None:
+                raise ValueError(f"name: a study called {name!r} exists; allowed a new name")
+            if problems:
+                self._add_problems(s, problems)
+            known = {p.id: p for p in s.scalars(select(m.Problem).where(m.Problem.id.in_(problem_ids)))}
             missing = [p for p in problem_ids if p not in known]
             if missing:
                 raise ValueError(f"problem_ids: unknown {', '.join(missing[:5])}; allowed ids of loaded problems")
-            if s.scalar(select(m.Study.id).where(m.Study.name == name)) is not None:
-                raise ValueError(f"name: a study called {name!r} exists; allowed a new name")
             study = m.Study(name=name, items_per_participant=items_per_participant, attention_checks=attention_checks,
                             populations=populations, completion_code=secrets.token_hex(4).upper(),
-                            failed_code=secrets.token_hex(4).upper(), completion_url=completion_url, created_at=now())
+                            failed_code=secrets.token_hex(4).upper(), completion_url=completion_url,
+                            created_at=self.clock(), assignment_timeout_s=assignment_timeout_s)
             s.add(study)
             s.flush()
-            s.add_all(m.StudyProblem(study_id=study.id, problem_id=p) for p in problem_ids)
+            s.add_all(_snapshot(study.id, known[p]) for p in problem_ids)
             return study.id
+        return self._transact(body)
 
     def add_to_pool(self, study_id: int, problems: list[Problem]) -> int:
-        """Add problems (e.g. generated ones) to a study's pool; later participants may be assigned them."""
+        """Add problems (e.g. generated ones) to a study's pool; later participants may be assigned them.
+        Returns how many were new to the study; one already in it is left as it is."""
         self.study(study_id)
-        self.add_problems(problems)
-        with self.session.begin() as s:
+
+        def body(s):
+            self._add_problems(s, problems)
             have = set(s.scalars(select(m.StudyProblem.problem_id).where(m.StudyProblem.study_id == study_id)))
-            new = [p.id for p in problems if p.id not in have]
-            s.add_all(m.StudyProblem(study_id=study_id, problem_id=pid) for pid in new)
-        return len(new)
+            new = [p for p in problems if p.id not in have]
+            s.add_all(_snapshot(study_id, s.get(m.Problem, p.id)) for p in new)
+            return len(new)
+        return self._transact(body)
 
     def studies(self) -> list[dict]:
-        with self.session() as s:
+        with self.reader() as s:
             return [{"id": st.id, "name": st.name, "items_per_participant": st.items_per_participant,
                      "attention_checks": st.attention_checks, "populations": st.populations, "completion_code": st.completion_code,
-                     "failed_code": st.failed_code, "completion_url": st.completion_url}
+                     "failed_code": st.failed_code, "completion_url": st.completion_url,
+                     "assignment_timeout_s": st.assignment_timeout_s}
                     for st in s.scalars(select(m.Study).order_by(m.Study.id))]
 
     def study(self, study_id: int) -> dict:
@@ -189,11 +317,15 @@ class StudyStore:
         return found[0]
 
     def study_problems(self, study_id: int) -> list[dict]:
-        with self.session() as s:
-            rows = s.execute(select(m.Problem).join(m.StudyProblem, m.StudyProblem.problem_id == m.Problem.id)
-                             .where(m.StudyProblem.study_id == study_id).order_by(m.Problem.id)).scalars()
-            return [{"id": p.id, "statement": p.statement, "topic": p.topic, "difficulty": p.difficulty,
-                     "source": p.source, "answer": p.answer} for p in rows]
+        """The study's own snapshot of its problems (what its participants are shown), ordered by id."""
+        with self.reader() as s:
+            rows = s.scalars(select(m.StudyProblem).where(m.StudyProblem.study_id == study_id)
+                             .order_by(m.StudyProblem.problem_id))
+            return [{"id": p.problem_id, **{k: getattr(p, k) for k in SNAPSHOT}} for p in rows]
+
+    def study_problem_objects(self, study_id: int) -> list[Problem]:
+        """:meth:`study_problems` as ``Problem`` objects (for raters)."""
+        return [Problem(**p) for p in self.study_problems(study_id)]
 
     # -- participants ---------------------------------------------------------------------------
 
@@ -210,10 +342,19 @@ class StudyStore:
         existing = self._participant_by_external(study_id, external_id)
         if existing:
             return existing
+
+        def body(s):
+            if self.dialect != "sqlite":      # serialise enrolment per study; SQLite's write lock already does
+                # FOR NO KEY UPDATE: enrolments queue on each other, inserts that reference the study do not
+                s.execute(select(m.Study.id).where(m.Study.id == study_id).with_for_update(key_share=True))
+            found = s.scalar(select(m.Participant.id).where(m.Participant.study_id == study_id,
+                                                            m.Participant.external_id == external_id))
+            if found:
+                return found
+            return self._create_participant(s, study, external_id, population, prolific_study_id, session_id,
+                                            background, consent_at or self.clock())
         try:
-            with self.session.begin() as s:
-                return self._create_participant(s, study, external_id, population, prolific_study_id, session_id,
-                                                background, consent_at or now())
+            return self._transact(body)
         except IntegrityError:   # the same link opened twice at once: the other request created it
             existing = self._participant_by_external(study_id, external_id)
             if existing:
@@ -221,24 +362,53 @@ class StudyStore:
             raise
 
     def _participant_by_external(self, study_id: int, external_id: str) -> str | None:
-        with self.session() as s:
+        with self.reader() as s:
             return s.scalar(select(m.Participant.id).where(m.Participant.study_id == study_id,
                                                            m.Participant.external_id == external_id))
+
+    def assignment_counts(self, study_id: int, population: str, session=None) -> dict:
+        """Per problem, the assignments that count for balance (see the module docstring)."""
+        if session is None:
+            with self.reader() as s:
+                return self.assignment_counts(study_id, population, s)
+        s = session
+        study = s.get(m.Study, study_id)
+        cutoff = self.clock() - timedelta(seconds=study.assignment_timeout_s)
+        people = s.execute(select(m.Participant.id, m.Participant.status, m.Participant.created_at).where(
+            m.Participant.study_id == study_id, m.Participant.population == population,
+            m.Participant.status.in_(("active", "completed")))).all()
+        active = {pid: _utc(created) for pid, status, created in people if status == "active"}
+        counted = {pid for pid, status, _ in people if status == "completed"}
+        if active:
+            last = dict(active)
+            for column, table in ((m.Assignment.shown_at, m.Assignment), (m.Response.answered_at, m.Response)):
+                for pid, seen in s.execute(select(table.participant_id, func.max(column)).join(
+                        m.Participant, m.Participant.id == table.participant_id).where(
+                        m.Participant.study_id == study_id, m.Participant.population == population,
+                        m.Participant.status == "active").group_by(table.participant_id)):
+                    if seen is not None:
+                        last[pid] = max(last[pid], _utc(seen))
+            counted |= {pid for pid, seen in last.items() if seen >= cutoff}
+        counts: dict[str, int] = {}
+        for pid, item in s.execute(select(m.Assignment.participant_id, m.Assignment.item_id).join(
+                m.Participant, m.Participant.id == m.Assignment.participant_id).where(
+                m.Participant.study_id == study_id, m.Assignment.population == population,
+                m.Assignment.kind == "problem")):
+            if pid in counted:
+                counts[item] = counts.get(item, 0) + 1
+        return counts
 
     def _create_participant(self, s, study, external_id, population, prolific_study_id, session_id, background,
                             consent_at) -> str:
         pid = secrets.token_hex(8)
         seed = secrets.randbelow(2**31)
+        counts = self.assignment_counts(study["id"], population, s)
         s.add(m.Participant(id=pid, study_id=study["id"], external_id=external_id, prolific_study_id=prolific_study_id,
                             session_id=session_id, population=population, background=background,
-                            consent_at=consent_at, assignment_seed=seed, status="active", created_at=now()))
+                            consent_at=consent_at, assignment_seed=seed, status="active", created_at=self.clock()))
         s.flush()
         problem_ids = list(s.scalars(select(m.StudyProblem.problem_id).where(m.StudyProblem.study_id == study["id"])
                                      .order_by(m.StudyProblem.problem_id)))
-        counts = dict(s.execute(select(m.Assignment.item_id, func.count()).join(
-            m.Participant, m.Participant.id == m.Assignment.participant_id).where(
-            m.Participant.study_id == study["id"], m.Assignment.population == population,
-            m.Assignment.kind == "problem").group_by(m.Assignment.item_id)).all())
         rng = np.random.default_rng(seed)
         tie = rng.random(len(problem_ids))
         order = sorted(range(len(problem_ids)), key=lambda i: (counts.get(problem_ids[i], 0), tie[i]))
@@ -259,7 +429,7 @@ class StudyStore:
         return pid
 
     def participant(self, participant_id: str) -> dict:
-        with self.session() as s:
+        with self.reader() as s:
             p = s.get(m.Participant, str(participant_id))
             if p is None:
                 raise ValueError("participant_id: unknown participant; allowed the id from your study link")
@@ -271,23 +441,31 @@ class StudyStore:
                     "answered": answered, "total": total, "consent_at": _utc(p.consent_at)}
 
     def next_item(self, participant_id: str) -> Item | None:
-        """The first unanswered item (recording when it was first shown), or None when all are answered."""
-        with self.session.begin() as s:
-            if s.get(m.Participant, str(participant_id)) is None:
+        """The first unanswered item (recording when it was first shown), or None when all are answered.
+
+        The problem's statement is the study's snapshot of it (``study_problems``)."""
+        with self.reader() as s:
+            participant = s.get(m.Participant, str(participant_id))
+            if participant is None:
                 raise ValueError("participant_id: unknown participant; allowed the id from your study link")
-            answered = set(s.scalars(select(m.Response.item_id).where(m.Response.participant_id == participant_id)))
-            rows = s.scalars(select(m.Assignment).where(m.Assignment.participant_id == participant_id)
+            answered = set(s.scalars(select(m.Response.item_id).where(m.Response.participant_id == participant.id)))
+            rows = s.scalars(select(m.Assignment).where(m.Assignment.participant_id == participant.id)
                              .order_by(m.Assignment.position)).all()
             pending = [a for a in rows if a.item_id not in answered]
             if not pending:
                 return None
             a = pending[0]
-            if a.shown_at is None:
-                a.shown_at = now()
-            if a.kind == "attention":
-                return Item(a.item_id, a.kind, a.position, len(rows), a.instruction, None, dict(a.expected))
-            problem = s.get(m.Problem, a.item_id)
-            return Item(a.item_id, a.kind, a.position, len(rows), problem.statement, problem.topic)
+            snapshot = (None if a.kind == "attention" else
+                        s.get(m.StudyProblem, (participant.study_id, a.item_id)))
+        if a.shown_at is None:   # a write only the first time an item is shown
+            def mark(s):
+                s.execute(update(m.Assignment).where(m.Assignment.participant_id == a.participant_id,
+                                                     m.Assignment.position == a.position,
+                                                     m.Assignment.shown_at.is_(None)).values(shown_at=self.clock()))
+            self._transact(mark)
+        if a.kind == "attention":
+            return Item(a.item_id, a.kind, a.position, len(rows), a.instruction, None, dict(a.expected))
+        return Item(a.item_id, a.kind, a.position, len(rows), snapshot.statement, snapshot.topic)
 
     def record_response(self, participant_id: str, item_id: str, interestingness: int, difficulty: int,
                         rationales=(), comment: str | None = None, shown_at: datetime | None = None) -> Recorded:
@@ -303,40 +481,42 @@ class StudyStore:
         if comment is not None and len(str(comment)) > MAX_COMMENT:
             raise ValueError(f"comment: {len(str(comment))} characters; allowed at most {MAX_COMMENT}")
         comment = str(comment).strip() or None if comment is not None else None
+
+        def body(s):
+            participant = s.get(m.Participant, str(participant_id))
+            if participant is None:
+                raise ValueError("participant_id: unknown participant; allowed the id from your study link")
+            assignment = s.scalar(select(m.Assignment).where(m.Assignment.participant_id == participant.id,
+                                                             m.Assignment.item_id == str(item_id)))
+            if assignment is None:
+                raise ValueError(f"item_id: {item_id!r} is not one of this participant's items; allowed the "
+                                 "items of their own assignment")
+            if s.scalar(select(m.Response.id).where(m.Response.participant_id == participant.id,
+                                                    m.Response.item_id == assignment.item_id)) is not None:
+                return Recorded(participant.id, assignment.item_id, True)
+            if participant.status != "active":
+                raise ValueError(f"participant_id: the study is {participant.status} for this participant; "
+                                 "allowed active participants")
+            answered = self.clock()
+            shown = _utc(shown_at or assignment.shown_at)
+            passed = None
+            s.add(m.Response(participant_id=participant.id, item_id=assignment.item_id, kind=assignment.kind,
+                             interestingness=int(interestingness), difficulty=int(difficulty),
+                             rationales=rationales, comment=comment, shown_at=shown, answered_at=answered,
+                             response_ms=None if shown is None else int((answered - shown).total_seconds() * 1000)))
+            if assignment.kind == "attention":
+                passed = (int(interestingness), int(difficulty)) == (assignment.expected["interestingness"],
+                                                                     assignment.expected["difficulty"])
+                s.add(m.AttentionOutcome(participant_id=participant.id, item_id=assignment.item_id, passed=passed))
+            return Recorded(participant.id, assignment.item_id, False, passed)
         try:
-            with self.session.begin() as s:
-                participant = s.get(m.Participant, str(participant_id))
-                if participant is None:
-                    raise ValueError("participant_id: unknown participant; allowed the id from your study link")
-                assignment = s.scalar(select(m.Assignment).where(m.Assignment.participant_id == participant.id,
-                                                                 m.Assignment.item_id == str(item_id)))
-                if assignment is None:
-                    raise ValueError(f"item_id: {item_id!r} is not one of this participant's items; allowed the "
-                                     "items of their own assignment")
-                if s.scalar(select(m.Response.id).where(m.Response.participant_id == participant.id,
-                                                        m.Response.item_id == assignment.item_id)) is not None:
-                    return Recorded(participant.id, assignment.item_id, True)
-                if participant.status != "active":
-                    raise ValueError(f"participant_id: the study is {participant.status} for this participant; "
-                                     "allowed active participants")
-                answered = now()
-                shown = _utc(shown_at or assignment.shown_at)
-                passed = None
-                s.add(m.Response(participant_id=participant.id, item_id=assignment.item_id, kind=assignment.kind,
-                                 interestingness=int(interestingness), difficulty=int(difficulty),
-                                 rationales=rationales, comment=comment, shown_at=shown, answered_at=answered,
-                                 response_ms=None if shown is None else int((answered - shown).total_seconds() * 1000)))
-                if assignment.kind == "attention":
-                    passed = (int(interestingness), int(difficulty)) == (assignment.expected["interestingness"],
-                                                                         assignment.expected["difficulty"])
-                    s.add(m.AttentionOutcome(participant_id=participant.id, item_id=assignment.item_id, passed=passed))
-                return Recorded(participant.id, assignment.item_id, False, passed)
+            return self._transact(body)
         except IntegrityError:   # the same answer submitted twice at once: the first one stands
             return Recorded(str(participant_id), str(item_id), True)
 
     def complete(self, participant_id: str) -> str:
         """The completion code once every item is answered (the failed-checks code if every check failed)."""
-        with self.session.begin() as s:
+        def body(s):
             p = s.get(m.Participant, str(participant_id))
             if p is None:
                 raise ValueError("participant_id: unknown participant; allowed the id from your study link")
@@ -351,15 +531,19 @@ class StudyStore:
                 outcomes = list(s.scalars(select(m.AttentionOutcome.passed).where(
                     m.AttentionOutcome.participant_id == p.id)))
                 p.status = "failed_checks" if outcomes and not any(outcomes) else "completed"
-                p.completed_at = now()
+                p.completed_at = self.clock()
             return study.failed_code if p.status == "failed_checks" else study.completion_code
+        return self._transact(body)
 
     # -- reading out ----------------------------------------------------------------------------
 
-    def rows(self, study_id: int, include_external_ids: bool = False) -> list[dict]:
-        """One dict per response, with the participant's metadata (see EXPORT_COLUMNS)."""
+    def rows(self, study_id: int, include_external_ids: bool = False, rule: ExclusionRule | None = None
+             ) -> list[dict]:
+        """One dict per response, with the participant's metadata (see EXPORT_COLUMNS). ``excluded`` is the
+        reason the exclusion rule (``rule``, default :class:`ExclusionRule`) excludes the participant from
+        the analysis, or None; every response is returned either way."""
         self.study(study_id)
-        with self.session() as s:
+        with self.reader() as s:
             query = (select(m.Response, m.Participant, m.Assignment.position, m.AttentionOutcome.passed)
                      .join(m.Participant, m.Participant.id == m.Response.participant_id)
                      .join(m.Assignment, (m.Assignment.participant_id == m.Response.participant_id)
@@ -378,12 +562,17 @@ class StudyStore:
                     row.update(external_id=p.external_id, prolific_study_id=p.prolific_study_id,
                                session_id=p.session_id)
                 out.append(row)
-            return out
+        reasons = exclusions(out, rule).reasons
+        for row in out:
+            row["excluded"] = reasons.get(row["participant_id"])
+        return out
 
-    def export(self, study_id: int, fmt: str = "csv", include_external_ids: bool = False) -> str:
+    def export(self, study_id: int, fmt: str = "csv", include_external_ids: bool = False,
+               rule: ExclusionRule | None = None) -> str:
+        """Every response as CSV or JSON, with the exclusion rule's verdict per row (``excluded``)."""
         if fmt not in ("csv", "json"):
             raise ValueError(f"fmt: {fmt!r} is not allowed; allowed csv, json")
-        rows = self.rows(study_id, include_external_ids)
+        rows = self.rows(study_id, include_external_ids, rule)
         if fmt == "json":
             return json.dumps(rows, indent=1)
         columns = list(EXPORT_COLUMNS) + (["external_id", "prolific_study_id", "session_id"]
@@ -392,12 +581,12 @@ class StudyStore:
         writer = csv.DictWriter(buffer, fieldnames=columns)
         writer.writeheader()
         for row in rows:
-            writer.writerow({**row, "rationales": ";".join(row["rationales"])})
+            writer.writerow({**row, "rationales": ";".join(row["rationales"]), "excluded": row["excluded"] or ""})
         return buffer.getvalue()
 
     def add_llm_rating(self, problem_id: str, result, study_id: int | None = None) -> int:
         """Store one LLM rating (a raters.RatingResult) next to the human ones; returns its row id."""
-        with self.session.begin() as s:
+        def body(s):
             if s.get(m.Problem, str(problem_id)) is None:
                 raise ValueError(f"problem_id: {problem_id!r} is not a loaded problem; allowed ids of loaded problems")
             row = m.LLMRating(study_id=study_id, problem_id=str(problem_id), rater=result.rater, model=result.model,
@@ -405,13 +594,14 @@ class StudyStore:
                               interestingness=[float(x) for x in result.interestingness],
                               difficulty=None if result.difficulty is None else [float(x) for x in result.difficulty],
                               rationales=dict(result.rationales), expected_interestingness=result.expected_interestingness,
-                              raw=json.dumps(result.raw), created_at=now())
+                              raw=json.dumps(result.raw), created_at=self.clock())
             s.add(row)
             s.flush()
             return row.id
+        return self._transact(body)
 
     def llm_ratings(self, study_id: int | None = None) -> list[dict]:
-        with self.session() as s:
+        with self.reader() as s:
             query = select(m.LLMRating).order_by(m.LLMRating.id)
             if study_id is not None:
                 query = query.where(m.LLMRating.study_id == study_id)
@@ -421,10 +611,18 @@ class StudyStore:
                      "expected_interestingness": r.expected_interestingness} for r in s.scalars(query)]
 
     def participants(self, study_id: int) -> list[dict]:
-        with self.session() as s:
+        with self.reader() as s:
             return [{"participant_id": p.id, "population": p.population, "status": p.status,
                      "created_at": _iso(p.created_at), "completed_at": _iso(p.completed_at)}
                     for p in s.scalars(select(m.Participant).where(m.Participant.study_id == study_id))]
+
+
+def _content(p) -> tuple:
+    return tuple(getattr(p, k) for k in ("statement", "topic", "difficulty", "source", "answer"))
+
+
+def _snapshot(study_id: int, problem) -> m.StudyProblem:
+    return m.StudyProblem(study_id=study_id, problem_id=problem.id, **{k: getattr(problem, k) for k in SNAPSHOT})
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -88,3 +88,40 @@ def test_the_analysis_page_opens_on_the_demo_behind_the_password(app_url, browse
     assert "Every rater in this study is simulated" in page.inner_text('[data-testid="stMain"]')
     assert page.locator('[data-testid="stException"]').count() == 0
     full_screenshot(page, shots / "interestingness_analysis.png")
+
+
+def test_double_clicking_every_item_stores_exactly_the_values_set(app_url, browser_page, study_db_url):
+    """A double click on "Submit and continue" must store what the participant set, once, for every item."""
+    store = StudyStore(study_db_url)
+    bank = load_problem_bank()
+    sid = store.create_study("e2e double click", [p.id for p in bank[:8]], items_per_participant=4, problems=bank)
+    page = browser_page
+    page.goto(f"{app_url}/interestingness_study?study={sid}&PROLIFIC_PID=E2E-DBL&pop=college",
+              wait_until="domcontentloaded")
+    page.get_by_text("I am 18 or older").click()
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("heading", name="Instructions").wait_for(timeout=30_000)
+    settled(page)
+    page.get_by_role("button", name="Start the study").click()
+    wanted = {}
+    for n in range(6):                                                        # 4 problems + 2 attention checks
+        page.get_by_text(f"Item {n + 1} of 6").wait_for(timeout=30_000)
+        settled(page)
+        body = page.inner_text('[data-testid="stMain"]')
+        want = (2 + n % 5, 7 - n % 4)                                        # never the defaults (4, 4)
+        if "Attention check" in body:
+            want = tuple(int(x) for x in re.search(r"interestingness to (\d) and difficulty to (\d)", body).groups())
+        set_slider(page, "How interesting is this problem?", want[0])
+        set_slider(page, "How difficult is it?", want[1])
+        page.get_by_text("surprising result").click()
+        wanted[n] = want
+        page.get_by_role("button", name="Submit and continue").dblclick()
+    page.get_by_role("heading", name="Thank you!").wait_for(timeout=30_000)
+    settled(page)
+    rows = json.loads(store.export(sid, "json"))
+    assert [r["position"] for r in rows] == list(range(6))                   # every item once, none twice
+    assert [(r["interestingness"], r["difficulty"]) for r in rows] == [wanted[n] for n in range(6)]
+    assert all(r["rationales"] == ["surprising result"] for r in rows)
+    assert [r["attention_passed"] for r in rows if r["kind"] == "attention"] == [True, True]
+    assert {r["participant_status"] for r in rows} == {"completed"}
+    store.close()

@@ -3,6 +3,7 @@
 import json
 import re
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -171,3 +172,118 @@ def test_the_analysis_page_runs_the_offline_rater_over_the_bank(study, monkeypat
     assert run.wait(120) and run.state == "done", run.error
     assert len(run.result) == 66
     assert all(abs(r.interestingness.sum() - 1) < 1e-9 and r.rater == "minilm-ridge" for r in run.result.values())
+
+
+def test_an_answer_the_store_cannot_confirm_stays_on_the_page(study, monkeypatch):
+    """A failed commit never moves on: the values stay set, the participant is told, the next press saves them."""
+    from sqlalchemy.exc import OperationalError
+
+    store, sid = study
+    pid = store.enroll(sid, "PP-7", "college")
+    at = participant_app(study=str(sid), pid=pid)
+    at.button(key="start").click().run()
+    item_id = next(s.key for s in at.slider if s.key.startswith("i:"))[2:]
+    original = StudyStore.record_response
+    calls = []
+
+    def flaky(self, *args, **kwargs):
+        calls.append(args[1])
+        if len(calls) == 1:
+            raise OperationalError("INSERT", {}, Exception("database is locked"))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(StudyStore, "record_response", flaky)
+    text = " ".join(m.value for m in at.markdown)
+    want = (int(x) for x in re.findall(r"\*\*(\d)\*\*", text)[:2]) if "Attention check" in text else (5, 6)
+    want = tuple(want)
+    at.slider(key=f"i:{item_id}").set_value(want[0])
+    at.slider(key=f"d:{item_id}").set_value(want[1])
+    next(b for b in at.button if b.label == "Submit and continue").click().run()
+    assert not at.exception and "could not be saved yet" in at.warning[0].value
+    assert store.rows(sid) == [] and at.slider(key=f"i:{item_id}").value == want[0]     # still on the item
+    assert at.slider(key=f"d:{item_id}").value == want[1]
+    next(b for b in at.button if b.label == "Submit and continue").click().run()
+    assert not at.exception and calls == [item_id, item_id]
+    (row,) = store.rows(sid)
+    assert (row["item_id"], row["interestingness"], row["difficulty"]) == (item_id, *want)
+    assert "Item 2 of 5" in at.get("progress")[0].proto.text
+
+
+def test_a_late_click_for_an_answered_item_changes_nothing(study):
+    store, sid = study
+    pid = store.enroll(sid, "PP-8", "college")
+    at = participant_app(study=str(sid), pid=pid)
+    at.button(key="start").click().run()
+    first = answer_current_item(at, 5, 6)
+    before = store.rows(sid)
+    at.session_state["pending_submit"] = (pid, first)      # the second click of a double click, landing late
+    at.run()
+    assert not at.exception and store.rows(sid) == before and "Item 2 of 5" in at.get("progress")[0].proto.text
+    assert "pending_submit" not in at.session_state
+    second = next(s.key for s in at.slider if s.key.startswith("i:"))[2:]
+    assert second != first and not at.button(key=f"submit:{second}").disabled
+
+
+@pytest.mark.slow(reason="loads MiniLM (sentence-transformers) for a real study's cross-fitted ratings; ~60 s cold")
+def test_the_dashboard_scores_the_baseline_out_of_fold_and_shows_the_exclusions(tmp_path, monkeypatch):
+    from core.interestingness.embedding_rater import EmbeddingRidgeRater
+    from core.interestingness.exclusion import kept_rows
+    from core.interestingness.simulate import simulate_participants
+    from core.interestingness import analysis
+
+    url = f"sqlite:///{tmp_path / 'study.sqlite'}"
+    monkeypatch.setenv("STUDY_DATABASE_URL", url)
+    monkeypatch.setenv("STUDY_ADMIN_PASSWORD", "s3cret")
+    store = StudyStore(url)
+    bank = load_problem_bank()[:15]
+    sid = store.create_study("oof", [p.id for p in bank], items_per_participant=5, attention_checks=1,
+                             populations=["college"], problems=bank)
+    simulate_participants(store, sid, 24, seed=1, attentive=0.9)
+    quitter = store.enroll(sid, "quitter", "college")                        # enrolled, never finished
+    item = store.next_item(quitter)
+    store.record_response(quitter, item.id, 7, 7)
+    at = apptest.open_page("interestingness_analysis", timeout=60)
+    at.text_input(key="admin_password").input("s3cret").run()
+    at.selectbox(key="source").set_value(sid).run()
+    assert not at.exception, [e.message for e in at.exception]
+    counts = at.session_state["exclusions"]
+    found = kept_rows(store.rows(sid))[1].to_dict()
+    assert counts == found and counts["incomplete"] == 1 and counts["failed_attention"] >= 1
+    assert any(f"{counts['kept']} of {counts['participants']} participants kept" in m.value for m in at.markdown)
+    next(b for b in at.button if b.label == "Rate every problem").click().run()
+    run = at.session_state["liverun:interestingness_rate:%d:MiniLM + ridge (offline baseline)" % sid]
+    assert run.wait(120) and run.state == "done", run.error
+    assert all(r.raw["out_of_fold"] for r in run.result.values())           # every problem has human ratings
+    at.run()
+    table = at.dataframe[0].value.set_index("population")
+    kept, _ = kept_rows(store.rows(sid))
+    means = analysis.item_means(kept)
+    reference = EmbeddingRidgeRater().fit(store.study_problem_objects(sid), means)   # the out-of-fold figure
+    assert table.loc["college", "Spearman"] == pytest.approx(reference.cv["spearman"], abs=5e-4)   # shown rounded
+    in_sample = pd.Series({p.id: reference.rate(p).expected_interestingness for p in store.study_problem_objects(sid)})
+    assert analysis.mean_rating_correlation(means, in_sample, resamples=10)["spearman"] > table.loc["college", "Spearman"]
+    store.close()
+
+
+def test_the_admin_form_sets_the_assignment_timeout_and_rated_statements_stay(study, monkeypatch):
+    store, sid = study
+    pid = store.enroll(sid, "PP-10", "college")
+    item = store.next_item(pid)
+    store.record_response(pid, item.id, *(item.expected or {"i": 5, "d": 5}).values())
+    before = {p["id"]: p["statement"] for p in store.study_problems(sid)}
+    first = load_problem_bank()[0]
+    upload = f"id,statement,topic,difficulty\n{first.id},A rewritten statement.,algebra,2\n"
+    monkeypatch.setenv("STUDY_ADMIN_PASSWORD", "s3cret")
+    at = apptest.open_page("interestingness", timeout=60)
+    at.text_input(key="admin_password").input("s3cret").run()
+    from core.interestingness import parse_problems
+
+    with pytest.raises(ValueError, match=f"^problems: '{first.id}' is already used by study 'page test'"):
+        store.create_study("rewrite", [first.id], 1, problems=parse_problems(upload, "csv"))
+    at.text_input(key="new_name").input("timed study")
+    at.number_input(key="new_timeout").set_value(0.5)
+    next(b for b in at.button if b.label == "Create study").click().run()
+    assert not at.exception and "created with 66 problems" in at.success[0].value
+    created = next(s for s in store.studies() if s["name"] == "timed study")
+    assert created["assignment_timeout_s"] == 1800
+    assert {p["id"]: p["statement"] for p in store.study_problems(sid)} == before

@@ -94,3 +94,22 @@ def test_generate_with_names_a_bad_backend():
 
     with pytest.raises(ValueError, match="^backend: 'cloud' is not an option; allowed 'endpoint', 'local'"):
         generate_with("cloud", {}, "algebra", 1)
+
+
+def test_a_second_generation_run_never_reuses_an_earlier_problems_id(tmp_path):
+    other = json.dumps({"statement": "How many positive divisors does $360$ have, counting $1$ and $360$?",
+                        "answer": "24", "check": "4*3*2"})
+    (first,) = generate(Scripted(GOOD), "number theory", 2)
+    (second,) = generate(Scripted(other), "number theory", 2)              # the same run settings, a new text
+    (again,) = generate(Scripted(GOOD), "number theory", 2)
+    assert first.kept and second.kept and first.problem.id != second.problem.id
+    assert again.problem.id == first.problem.id                            # the same text is the same problem
+    assert first.problem.id.startswith("gen-number_theory-2-") and len(first.problem.id) <= 64
+    store = StudyStore(f"sqlite:///{tmp_path / 's.sqlite'}")
+    bank = load_problem_bank()[:2]
+    sid = store.create_study("pool", [p.id for p in bank], items_per_participant=2, attention_checks=0, problems=bank)
+    store.add_to_pool(sid, [first.problem])
+    assert store.add_to_pool(sid, [second.problem]) == 1
+    pool = {p["id"]: p["statement"] for p in store.study_problems(sid)}
+    assert pool[first.problem.id] == first.problem.statement and pool[second.problem.id] == second.problem.statement
+    store.close()

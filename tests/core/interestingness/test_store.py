@@ -2,6 +2,8 @@
 migrations and 50 concurrent participants."""
 
 import json
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -134,12 +136,20 @@ def test_an_older_database_is_upgraded_and_keeps_its_data(db_url):
     with old.engine.begin() as c:
         c.execute(sa.insert(m.Problem.__table__).values(id="old1", statement="s", topic="algebra", difficulty=1,
                                                         source="original"))
+        c.exec_driver_sql("INSERT INTO studies (name, items_per_participant, attention_checks, populations, "
+                          "completion_code, failed_code, created_at) VALUES ('old', 1, 0, '[\"college\"]', 'A', 'B', "
+                          "'2026-01-01 00:00:00')")
+        c.exec_driver_sql("INSERT INTO study_problems (study_id, problem_id) SELECT id, 'old1' FROM studies")
     old.engine.dispose()
     store = StudyStore(db_url)
     assert sa.inspect(store.engine).has_table("llm_ratings")
     with store.engine.connect() as c:
         assert c.execute(sa.select(m.Problem.id)).scalars().all() == ["old1"]
-        assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0002"
+        assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0003"
+    (old_study,) = store.studies()                   # the study's snapshot is backfilled from the library
+    assert store.study_problems(old_study["id"]) == [{"id": "old1", "statement": "s", "topic": "algebra",
+                                                      "difficulty": 1, "source": "original", "answer": None}]
+    assert old_study["assignment_timeout_s"] == 7200
     store.close()
 
 
@@ -150,7 +160,27 @@ def test_models_match_the_migrated_schema(store):
         assert columns == {c.name for c in table.columns}, table.name
 
 
+BURN = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end:\n    pass\n"
+
+
+def cpu_burners(n=3, seconds=6):
+    """A few busy processes (bounded: each exits after ``seconds``) for a loaded machine."""
+    return [subprocess.Popen([sys.executable, "-c", BURN.format(seconds=seconds)]) for _ in range(n)]
+
+
+@pytest.mark.slow(reason="1100 answers from 50 threads on a machine loaded by busy processes, on both backends")
 def test_fifty_concurrent_participants_lose_and_duplicate_nothing(store):
+    """50 participants answering at once while busy processes load the CPU: every answer is stored once."""
+    burners = cpu_burners()
+    try:
+        _fifty_participants(store)
+    finally:
+        for p in burners:
+            p.kill()
+            p.wait()
+
+
+def _fifty_participants(store):
     bank = problems(60)
     study = store.create_study("load", [p.id for p in bank], items_per_participant=20, problems=bank)
     errors, answered = [], []

@@ -1,0 +1,84 @@
+"""Which participants enter the analysis: the study's documented exclusion rule, applied by default.
+
+A participant is excluded for the first of these reasons that applies (so each is counted once):
+
+1. ``failed_attention``: they answered at least one attention check wrong (``max_failed_checks``,
+   default 0, is how many wrong answers are tolerated);
+2. ``incomplete``: they did not finish (participant status other than ``completed``/``failed_checks``:
+   still active, or abandoned);
+3. ``too_fast``: the median time per rated problem (``response_ms``, from first display to the answer)
+   is below ``min_median_seconds``, a threshold the experimenter sets (default 3 s: reading a
+   statement and setting two sliders takes longer than that; 0 turns the rule off).
+
+The rule is ours (the paper does not publish one); it works on ``StudyStore.rows`` alone, so the
+dashboard, the export and a notebook apply the same rule to the same rows. Nothing is deleted: an
+excluded participant's rows stay in the database and in the export, marked with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from statistics import median
+
+REASONS = ("failed_attention", "incomplete", "too_fast")
+DEFAULT_MIN_MEDIAN_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class ExclusionRule:
+    """The exclusion rule's settings (see the module docstring)."""
+
+    min_median_seconds: float = DEFAULT_MIN_MEDIAN_SECONDS
+    max_failed_checks: int = 0
+
+    def __post_init__(self):
+        if isinstance(self.min_median_seconds, bool) or not isinstance(self.min_median_seconds, (int, float)) \
+                or not 0 <= self.min_median_seconds <= 600:
+            raise ValueError(f"min_median_seconds: {self.min_median_seconds!r}; allowed numbers 0..600")
+        if isinstance(self.max_failed_checks, bool) or not isinstance(self.max_failed_checks, int) \
+                or not 0 <= self.max_failed_checks <= 5:
+            raise ValueError(f"max_failed_checks: {self.max_failed_checks!r}; allowed integers 0..5")
+
+
+@dataclass(frozen=True)
+class Exclusions:
+    """Per participant the reason they are excluded (absent: kept), and the counts per reason."""
+
+    reasons: dict = field(default_factory=dict)        # participant_id -> reason
+    participants: int = 0                              # participants with at least one response
+    counts: dict = field(default_factory=dict)         # reason -> participants excluded for it
+
+    @property
+    def kept(self) -> int:
+        return self.participants - len(self.reasons)
+
+    def to_dict(self) -> dict:
+        return {"participants": self.participants, "kept": self.kept, **{r: self.counts.get(r, 0) for r in REASONS}}
+
+
+def exclusions(rows: list[dict], rule: ExclusionRule | None = None) -> Exclusions:
+    """The participants that ``rule`` excludes from ``rows`` (one dict per response, as ``StudyStore.rows``)."""
+    rule = rule or ExclusionRule()
+    people: dict[str, dict] = {}
+    for r in rows:
+        p = people.setdefault(r["participant_id"], {"status": r.get("participant_status"), "failed": 0, "ms": []})
+        if r.get("kind") == "attention" and r.get("attention_passed") is False:
+            p["failed"] += 1
+        if r.get("kind") == "problem" and r.get("response_ms") is not None:
+            p["ms"].append(r["response_ms"])
+    reasons = {}
+    for pid, p in people.items():
+        if p["failed"] > rule.max_failed_checks:
+            reasons[pid] = "failed_attention"
+        elif p["status"] not in ("completed", "failed_checks"):
+            reasons[pid] = "incomplete"
+        elif rule.min_median_seconds > 0 and p["ms"] and median(p["ms"]) < 1000 * rule.min_median_seconds:
+            reasons[pid] = "too_fast"
+    counts = {reason: sum(v == reason for v in reasons.values()) for reason in REASONS}
+    return Exclusions(reasons, len(people), counts)
+
+
+def kept_rows(rows: list[dict], rule: ExclusionRule | None = None) -> tuple[list[dict], Exclusions]:
+    """``rows`` without the excluded participants' responses, and the exclusions."""
+    found = exclusions(rows, rule)
+    return [r for r in rows if r["participant_id"] not in found.reasons], found
