@@ -1,11 +1,17 @@
 """robust_decisions at larger scale: fitted rate slopes with intervals, and the page's timings.
 
-- Rates: for every problem and error law, 10 noise levels x 5 replicates on 50,000 test contexts;
-  each policy's log-log slope with its 95% interval, and its loss at the smallest eta (the floor).
+- Rates: for every problem (ski rental under both optimal tie-breaks) and every error law
+  (Gaussian, Student-t, the three-point law built from eps*, the searched worst case), 10 noise
+  levels x 5 replicates on 50,000 test contexts: each policy's log-log slope with its 95%
+  interval, its loss at the smallest eta (the floor), and the share of runs at or below the
+  abstract's bound. These are the default RateConfig and seed 0, i.e. exactly the shipped asset's
+  runs (core.robust_decisions.assets.rate_bundle); the bench reports whether they match the
+  shipped file, and ``--ship`` rewrites the file from this run.
 - Page: the first view in a fresh process (cold, and after the shell's warm-up), and an eps-slider
   update, each next to an anchor (a one-line Streamlit script) rendered the same way in this run.
 
-    python bench/robust_decisions.py   # writes bench/results/robust_decisions.json and .md
+    python bench/robust_decisions.py [--ship]   # writes bench/results/robust_decisions.json and .md
+    python bench/robust_decisions.py --verdicts # only re-derives the verdicts from the stored numbers
 """
 
 from __future__ import annotations
@@ -24,19 +30,27 @@ from bench.timing import page_timings as page_timings_of  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
 from core.common.seeding import make_rng  # noqa: E402
 from core.common.results import result_to_dict  # noqa: E402
-from core.robust_decisions import (ERROR_LAWS, POLICY_LABELS, PROBLEMS, RateConfig, grid_minimax,  # noqa: E402
-                                   rate_experiment)
+import numpy as np  # noqa: E402
+
+from core.robust_decisions import (ERROR_LAWS, POLICY_LABELS, RateConfig, grid_minimax,  # noqa: E402
+                                   problem_for)
+from core.robust_decisions.assets import CASES, SEED, rate_bundle, shipped_bundle, write_assets  # noqa: E402
 
 PAGE = "../pages/robust_decisions.py"
 REPEATS = 3
-SCALE = dict(n_points=10, replicates=5, n_test=50_000, eta_min=0.001, eta_max=0.3)
+DEFAULT = RateConfig()
+SCALE = dict(n_points=DEFAULT.n_points, replicates=DEFAULT.replicates, n_test=DEFAULT.n_test,
+             eta_min=DEFAULT.eta_min, eta_max=DEFAULT.eta_max)
+# The laws a rate claim may rest on: not built from eps*(eta) (the three-point law is reported, not used).
+HONEST_LAWS = ("gaussian", "student_t", "worst_case")
 
 
 def closed_forms(instances: int = 150, grid: int = 2001, seed: int = 7) -> dict:
     """Each problem's closed-form robust gap against a brute-force grid minimax on random instances."""
     rng = make_rng(seed)
     out = {}
-    for key, problem in PROBLEMS.items():
+    problems = {key if key != "ski_rental" else f"ski_rental:{tb}": problem_for(key, tb) for key, tb in CASES}
+    for key, problem in problems.items():
         low_s, high_s = problem.state_domain()
         worst_gap, worst_ratio = 0.0, 0.0
         for _ in range(instances):
@@ -51,15 +65,36 @@ def closed_forms(instances: int = 150, grid: int = 2001, seed: int = 7) -> dict:
     return out
 
 
-def rates() -> dict:
-    out = {}
-    for problem in PROBLEMS:
-        for law in ERROR_LAWS:
-            with TqdmProgress(desc=f"{problem}/{law}", leave=False) as bar:
-                result = rate_experiment(RateConfig(problem=problem, error_law=law, **SCALE), seed=1, progress=bar)
-            out[f"{problem}/{law}"] = {p: {**result_to_dict(s), "floor": result.floor[p]}
-                                       for p, s in result.slopes.items()}
-    return out
+def rates(ship: bool = False) -> tuple[dict, dict]:
+    """Every shipped case at the default config and seed: slopes, floors, the share under the bound;
+    and how far this run is from the shipped file."""
+    bars = []
+
+    def progress_for(key):
+        bars.append(TqdmProgress(desc=key, leave=False))
+        return bars[-1]
+
+    bundle = rate_bundle(SEED, progress_for=progress_for)
+    for bar in bars:
+        bar.close()
+    shipped = shipped_bundle() or {}
+    out, worst = {}, 0.0
+    for key, result in bundle.items():
+        under = result.losses["robust_theory"] <= result.bound_at(result.eta)
+        out[key] = {p: {**result_to_dict(s), "floor": result.floor[p]} for p, s in result.slopes.items()}
+        out[key]["robust_theory"]["share_under_bound"] = float(np.mean(under))
+        if key in shipped:
+            for p, loss in result.losses.items():
+                old = np.array(shipped[key]["losses"][p], dtype=float)
+                worst = max(worst, float(np.nanmax(np.abs(old - loss) / np.maximum(np.abs(loss), 1e-12))))
+        else:
+            worst = np.inf
+    match = {"cases": len(bundle), "shipped_cases": len(shipped), "max_relative_difference": worst,
+             "matches": bool(worst <= 1e-9 and len(shipped) == len(bundle))}
+    if ship:
+        write_assets(bundle)
+        match["shipped_from_this_run"] = True
+    return out, match
 
 
 SLIDER = """
@@ -96,11 +131,16 @@ def page_timings() -> dict:
 
 
 def table(result: dict) -> str:
-    lines = ["| problem / law | policy | slope | 95% interval | loss at smallest η |", "|---|---|---|---|---|"]
+    lines = ["| case / law | policy | slope | 95% interval | loss at smallest η | runs under the bound |",
+             "|---|---|---|---|---|---|"]
     for case, slopes in result["rates"].items():
         for policy, s in slopes.items():
+            under = f"{s['share_under_bound']:.0%}" if "share_under_bound" in s else ""
             lines.append(f"| {case} | {POLICY_LABELS[policy]} | {s['slope']:.3f} | [{s['low']:.3f}, {s['high']:.3f}] "
-                         f"| {s['floor']:.4f} |")
+                         f"| {s['floor']:.3g} | {under} |")
+    m = result["asset"]
+    lines += ["", f"Shipped asset: {m['shipped_cases']} cases, largest relative difference from this run "
+              f"{m['max_relative_difference']:.1e} ({'matches' if m['matches'] else 'DIFFERS'})."]
     lines += ["", "| page timing | median (s) | ratio to anchor | budget (s) |", "|---|---|---|---|"]
     for name, t in result["page"].items():
         if name != "anchor_first_render":
@@ -115,15 +155,29 @@ def table(result: dict) -> str:
 
 
 def main() -> int:
+    if "--verdicts" in sys.argv[1:]:  # re-derive the verdicts from the stored numbers, measuring nothing
+        import json
+
+        from bench.report import RESULTS
+        stored = json.loads((RESULTS / "robust_decisions.json").read_text())
+        for derived in ("claims", "verdicts"):
+            stored.pop(derived, None)
+        return write_results("robust_decisions", stored, table(stored), verdicts=verdicts)
+    ship = "--ship" in sys.argv[1:]
     t0 = time.perf_counter()
-    result = {"scale": SCALE, "seed": 1, "closed_forms": closed_forms(), "rates": rates(), "page": page_timings()}
+    rate_result, asset = rates(ship)
+    result = {"scale": SCALE, "seed": SEED, "closed_forms": closed_forms(), "rates": rate_result, "asset": asset,
+              "page": page_timings()}
     result["seconds"] = time.perf_counter() - t0
-    pricing = result["rates"]["posted_pricing/three_point"]["robust_theory"]
+    rates_ = result["rates"]
     result["checks"] = {
-        "pricing_worst_case_slope_near_two_thirds": pricing["low"] <= 2 / 3 + 0.05 and pricing["high"] >= 2 / 3 - 0.05,
         "robust_theory_never_flatter_than_two_thirds": all(
-            r["robust_theory"]["high"] >= 2 / 3 - 0.05 for r in result["rates"].values()),
-        "follow_has_a_floor": all(r["follow"]["floor"] > 0.5 for r in result["rates"].values()),
+            r["robust_theory"]["high"] >= 2 / 3 - 0.05 for r in rates_.values()),
+        "robust_theory_under_the_bound": all(r["robust_theory"]["share_under_bound"] >= 0.95 for r in rates_.values()),
+        "follow_has_a_floor_where_the_optimum_is_unique": all(
+            rates_[f"{p}/{law}"]["follow"]["floor"] > 0.5 for p in ("posted_pricing", "house_flipping")
+            for law in ("gaussian", "student_t")),
+        "shipped_asset_matches": asset["matches"],
         "first_view_under_1s": result["page"]["first_view_warm"]["median_s"] < 1.0,
         "slider_update_under_300ms": result["page"]["eps_slider_update"]["median_s"] < 0.3,
     }
@@ -135,46 +189,76 @@ COMMAND = "python bench/robust_decisions.py"
 TWO_THIRDS = 2 / 3
 
 
+def _brittle(r: dict) -> bool:
+    return r["follow"]["floor"] > 0.5 and r["follow"]["high"] < 0.3
+
+
 def verdicts(result: dict) -> list:
     """One verdict per claim in ``core.robust_decisions.CLAIMS``, from the numbers in ``result`` alone."""
     rates = result["rates"]
-    floors = {case: r["follow"]["floor"] for case, r in rates.items()}
-    robust_floors = {case: r["robust_theory"]["floor"] for case, r in rates.items()}
-    flat = {case: r["follow"]["low"] <= 0.05 for case, r in rates.items()}
-    brittle = [case for case in rates if floors[case] > 0.5 and flat[case]]
     eta_min = result["scale"]["eta_min"]
-    out = [verdict("follow_is_brittle", (PARTLY if any(c.startswith("ski_rental") for c in brittle) else REPRODUCED)
-                   if len(brittle) == len(rates) else PARTLY if brittle else NOT_REPRODUCED,
-                   f"follow's loss at η = {eta_min:g}: {min(floors.values()):.2f} to {max(floors.values()):.2f} "
-                   f"in {len(brittle)} of {len(rates)} cases",
-                   f"Following the prediction keeps a flat excess loss as η falls to {eta_min:g} while the robust "
-                   f"policy's falls to {max(robust_floors.values()):.4f} or less. Ski rental's cliff comes from our "
-                   "tie-break (buy on day ŝ when ŝ < b); under the other optimal action, never buying, its loss "
-                   "falls like η² (issue 23), so brittleness holds for every tie-break only in pricing and house "
-                   "flipping.", command=COMMAND)]
+    typical = ("gaussian", "student_t")  # laws that target no policy
+    unique = {p: all(_brittle(rates[f"{p}/{law}"]) for law in typical) for p in ("posted_pricing", "house_flipping")}
+    ski_early = all(_brittle(rates[f"ski_rental:earliest_buy/{law}"]) for law in typical)
+    ski_never = {law: rates[f"ski_rental:never_buy/{law}"]["follow"] for law in typical}
+    control = all(rates[f"{p}/{law}"]["robust_theory"]["floor"] < 0.1 * rates[f"{p}/{law}"]["follow"]["floor"]
+                  for p in unique for law in typical)
+    floors = [rates[f"{p}/{law}"]["follow"]["floor"] for p in unique for law in typical]
+    status = (REPRODUCED if all(unique.values()) and control else PARTLY if any(unique.values()) else NOT_REPRODUCED)
+    out = [verdict("follow_is_brittle", status,
+                   f"brittle for every tie-break in {sum(unique.values())} of 2 problems with a unique optimum "
+                   f"(loss {min(floors):.2f} to {max(floors):.2f} at η = {eta_min:g}); ski rental only under the "
+                   "earliest-buy tie-break",
+                   f"Pricing and house flipping, whose optimal action for a known state is unique, keep a flat excess "
+                   f"loss under Gaussian and Student-t errors as η falls to {eta_min:g}, while the robust policy's falls "
+                   f"below a tenth of it ({'yes' if control else 'no'}). Ski rental is brittle only under our tie-break "
+                   f"'buy on day ŝ' ({'yes' if ski_early else 'no'}); under the other optimal action, never buying, "
+                   "following is not brittle: " + ", ".join(
+                       f"{law} slope {s['slope']:.2f} [{s['low']:.2f}, {s['high']:.2f}], loss {s['floor']:.1e}"
+                       for law, s in ski_never.items()) + ".", command=COMMAND)]
     slopes = {case: r["robust_theory"] for case, r in rates.items()}
-    fast = [case for case, sl in slopes.items() if sl["high"] >= TWO_THIRDS - 0.05]
-    out.append(verdict("robust_rate", PARTLY if len(fast) == len(slopes) else NOT_REPRODUCED,
-                       f"slope at ε*(η) ≥ 2/3 in {len(fast)} of {len(slopes)} problem × law cases "
-                       f"(smallest {min(s['slope'] for s in slopes.values()):.2f})",
-                       "The robust policy's loss falls at least as fast as η^(2/3): " + "; ".join(
-                           f"{case} {s['slope']:.2f} [{s['low']:.2f}, {s['high']:.2f}]" for case, s in slopes.items())
-                       + ". Only two error laws, one of them (three-point) built around ε*(η) itself; no worst-case "
-                       "law is searched for (issue 23).", command=COMMAND))
+    honest = {case: s for case, s in slopes.items() if case.split("/")[1] in HONEST_LAWS}
+    holds = [case for case, s in honest.items() if s["high"] >= TWO_THIRDS - 0.05 and s["share_under_bound"] >= 0.95]
+    at_two_thirds = [case for case, s in honest.items()
+                     if s["low"] <= TWO_THIRDS + 0.05 and s["high"] >= TWO_THIRDS - 0.05]
+    worst = {case: s for case, s in slopes.items() if case.endswith("/worst_case")}
+    status = REPRODUCED if len(holds) == len(honest) else PARTLY if holds else NOT_REPRODUCED
+    out.append(verdict("robust_rate", status,
+                       f"slope at ε*(η) ≥ 2/3 and runs under the bound in {len(holds)} of {len(honest)} case × law "
+                       f"pairs (laws not built from ε*); the ε*(η) policy's slope is 2/3 within its interval in "
+                       f"{len(at_two_thirds)}",
+                       "Searched worst-case law: " + "; ".join(
+                           f"{case.split('/')[0]} {s['slope']:.2f} [{s['low']:.2f}, {s['high']:.2f}], "
+                           f"{s['share_under_bound']:.0%} under the bound" for case, s in worst.items())
+                       + ". Gaussian and Student-t: " + "; ".join(
+                           f"{case} {s['slope']:.2f}" for case, s in honest.items() if not case.endswith("worst_case"))
+                       + ". The three-point law at 1.25 ε*(η), built from the theory's radius, is reported but not "
+                       "counted: " + "; ".join(f"{case.split('/')[0]} {s['slope']:.2f}" for case, s in slopes.items()
+                                                 if case.endswith("/three_point"))
+                       + ". Tightness: under the searched law even ε tuned on held-out data falls only at " + ", ".join(
+                           f"{p} {rates[f'{p}/worst_case']['robust_tuned']['slope']:.2f}"
+                           for p in ("posted_pricing", "house_flipping")) + ". Controls that fail the rate: a fixed ε "
+                       "(" + ", ".join(f"{p} {rates[f'{p}/worst_case']['robust']['slope']:.2f}"
+                                       for p in ("posted_pricing", "house_flipping")) + ") and following the prediction "
+                       "(" + ", ".join(f"{p} {rates[f'{p}/gaussian']['follow']['slope']:.2f}"
+                                       for p in ("posted_pricing", "house_flipping")) + " under Gaussian errors). The "
+                       "worst case is searched over two- and three-point laws only.", command=COMMAND))
     pricing = {law: rates[f"posted_pricing/{law}"] for law in ERROR_LAWS if f"posted_pricing/{law}" in rates}
     better = [law for law, r in pricing.items() if r["robust_theory"]["floor"] < r["ric_h"]["floor"]]
     out.append(verdict("improves_on_medina_vassilvitskii", PARTLY if len(better) == len(pricing) else NOT_REPRODUCED,
                        "; ".join(f"{law}: {r['robust_theory']['floor']:.4f} vs RIC-h {r['ric_h']['floor']:.4f}"
                                  for law, r in pricing.items()),
                        f"Posted pricing at η = {eta_min:g}, robust at ε*(η) against our reading of RIC-h: lower loss "
-                       f"under {len(better)} of {len(pricing)} laws, and a steeper rate (" + ", ".join(
+                       f"under {len(better)} of {len(pricing)} laws, and the rates (" + ", ".join(
                            f"{law} {r['robust_theory']['slope']:.2f} vs {r['ric_h']['slope']:.2f}"
-                           for law, r in pricing.items()) + "). The two bounds are not compared.", command=COMMAND))
+                           for law, r in pricing.items()) + "). This is empirical only: Medina & Vassilvitskii's "
+                       "bound (its exponent and constants) was not available to us, so the two bounds are not "
+                       "compared; the page draws the abstract's bound on the same instances.", command=COMMAND))
     cf = result.get("closed_forms")
     if cf:
         ok = [k for k, v in cf.items() if v["max_difference_over_grid_tolerance"] <= 1.0]
         out.append(verdict("closed_form_policies", REPRODUCED if len(ok) == len(cf) else NOT_REPRODUCED,
-                           f"{len(ok)} of {len(cf)} problems within one grid step on "
+                           f"{len(ok)} of {len(cf)} problems (ski rental under both tie-breaks) within one grid step on "
                            f"{next(iter(cf.values()))['instances']} instances each",
                            "Closed-form robust gap against a brute-force minimax over a "
                            f"{next(iter(cf.values()))['grid']}² action × state grid: largest difference "

@@ -1,7 +1,10 @@
 """Shipped rate experiments for the page's first view, and the command that regenerates them.
 
-The page opens on these results (every problem, both error laws, seed 0, default RateConfig) so
-that its first view needs no computation; tests recompute one of them and compare. Regenerate:
+The page opens on these results (every problem and ski-rental tie-break, every error law, seed 0,
+the default :class:`RateConfig`, which is the bench's scale) so that its first view needs no
+computation. ``bench/robust_decisions.py`` runs the same cases through the same
+:func:`rate_bundle` with the same seed and reports whether its numbers equal the shipped ones;
+tests recompute cells of the shipped file and compare. Regenerate (about five minutes on 2 cores):
 
     python -m core.robust_decisions.assets
 """
@@ -15,11 +18,18 @@ import numpy as np
 
 from core.common.results import result_to_dict
 from core.robust_decisions.contextual import ERROR_LAWS
-from core.robust_decisions.problems import PROBLEMS
 from core.robust_decisions.rates import RateConfig, RateResult, Slope, rate_experiment
 
 ASSET = Path(__file__).resolve().parents[2] / "assets" / "robust_decisions" / "rates_seed0.json"
 SEED = 0
+# (problem, tie-break): ski rental under both of its optimal tie-breaks, the others' optimum is unique.
+CASES = (("posted_pricing", "earliest_buy"), ("ski_rental", "earliest_buy"), ("ski_rental", "never_buy"),
+         ("house_flipping", "earliest_buy"))
+
+
+def case_key(problem: str, tie_break: str, law: str) -> str:
+    """``"posted_pricing/gaussian"``; ski rental names its tie-break: ``"ski_rental:never_buy/gaussian"``."""
+    return f"{problem}:{tie_break}/{law}" if problem == "ski_rental" else f"{problem}/{law}"
 
 
 def rate_from_dict(data: dict) -> RateResult:
@@ -29,22 +39,42 @@ def rate_from_dict(data: dict) -> RateResult:
         losses={k: nan(v) for k, v in data["losses"].items()},
         slopes={k: Slope(**{f: (np.nan if x is None else x) for f, x in v.items()}) for k, v in data["slopes"].items()},
         floor={k: (np.nan if v is None else v) for k, v in data["floor"].items()}, bound=nan(data["bound"]),
-        points_done=int(data["points_done"]))
+        points_done=int(data["points_done"]),
+        loss_bound_B=np.nan if data.get("loss_bound_B") is None else float(data["loss_bound_B"]))
 
 
-def shipped_rates(problem: str, error_law: str) -> RateResult | None:
+def rate_bundle(seed: int = SEED, progress_for=None) -> dict:
+    """Every case x law at the default RateConfig: {case_key: RateResult}.
+
+    ``progress_for(key)`` may return a progress callback for that case (the bench's tqdm bars).
+    """
+    out = {}
+    for problem, tie_break in CASES:
+        for law in ERROR_LAWS:
+            key = case_key(problem, tie_break, law)
+            progress = progress_for(key) if progress_for else None
+            out[key] = rate_experiment(RateConfig(problem=problem, tie_break=tie_break, error_law=law), seed=seed,
+                                       progress=progress)
+    return out
+
+
+def shipped_bundle() -> dict | None:
+    """The shipped JSON as a dict of case key -> result dict, or None if it was not shipped."""
+    return json.loads(ASSET.read_text()) if ASSET.is_file() else None
+
+
+def shipped_rates(problem: str, error_law: str, tie_break: str = "earliest_buy") -> RateResult | None:
     """The shipped result for the default config and seed 0, or None if it was not shipped."""
-    if not ASSET.is_file():
-        return None
-    entry = json.loads(ASSET.read_text()).get(f"{problem}/{error_law}")
+    bundle = shipped_bundle()
+    entry = None if bundle is None else bundle.get(case_key(problem, tie_break, error_law))
     return rate_from_dict(entry) if entry is not None else None
 
 
-def write_assets() -> Path:
-    bundle = {f"{p}/{law}": result_to_dict(rate_experiment(RateConfig(problem=p, error_law=law), seed=SEED))
-              for p in PROBLEMS for law in ERROR_LAWS}
+def write_assets(bundle: dict | None = None) -> Path:
+    bundle = bundle if bundle is not None else rate_bundle(SEED)
     ASSET.parent.mkdir(parents=True, exist_ok=True)
-    ASSET.write_text(json.dumps(bundle, separators=(",", ":"), allow_nan=False) + "\n")
+    ASSET.write_text(json.dumps({k: result_to_dict(v) for k, v in bundle.items()}, separators=(",", ":"),
+                                allow_nan=False) + "\n")
     return ASSET
 
 

@@ -8,9 +8,13 @@ Our choices (the abstract leaves them open):
 - eta is the predictor's RMSE on held-out data (a validation split for the policies that need it,
   and the test split for reporting). It is an RMSE, not an MSE: with an MSE the same bound would
   read eta^(1/3).
-- Error laws with RMSE ``noise``: "gaussian" (the typical case), and "three_point", the worst case
-  for the robust policy: e in {-delta, 0, +delta} with P(e = ±delta) = q/2, q = noise²/delta²,
-  delta = (1 + margin)·eps*(noise): just outside the ball that eps*(noise) defends.
+- Error laws with RMSE ``noise`` (:mod:`.laws`): Gaussian, Student-t, the three-point law built
+  from eps*(noise) (delta = (1 + margin)·eps*(noise), just outside the ball eps*(noise) defends),
+  and the worst case found by search over two- and three-point laws, which is searched against
+  the theory policy robust_action(., eps*(noise)) on the training split's f(x), once per setting.
+- Ski rental's tie-break (``tie_break``, see :class:`.problems.SkiRental`) decides both what
+  "follow the prediction" does for a predicted season shorter than b and the robust policy's
+  "rent through" action; the other problems ignore it (their optimal action is unique).
 - Policies: follow the prediction; robust with a chosen eps; robust with the theory eps*(eta) of
   :meth:`DecisionProblem.theory_eps`; robust with eps tuned on the validation split; and, for
   pricing, Medina & Vassilvitskii's clustered reserves (RIC-h, see :mod:`.ric`).
@@ -24,10 +28,10 @@ import numpy as np
 
 from core.common.config import Config, choice, param
 from core.common.seeding import make_rng
-from core.robust_decisions.problems import PROBLEMS, DecisionProblem
+from core.robust_decisions.laws import ERROR_LAWS, RADIUS_SPREAD, DiscreteLaw, student_t_errors, three_point_law, worst_case_law
+from core.robust_decisions.problems import PROBLEMS, TIE_BREAKS, DecisionProblem, problem_for
 from core.robust_decisions.ric import RicH
 
-ERROR_LAWS = ("gaussian", "three_point")
 MODELS = ("linear", "gradient_boosting")
 POLICIES = ("follow", "robust", "robust_theory", "robust_tuned", "ric_h")
 POLICY_LABELS = {"follow": "follow the prediction", "robust": "robust, chosen ε", "robust_theory": "robust, ε*(η)",
@@ -45,6 +49,7 @@ class SettingConfig(Config):
     n_val: int = param(2000, low=50, high=200_000, integer=True)
     n_test: int = param(20_000, low=100, high=1_000_000, integer=True)
     margin: float = param(0.25, low=0.0, high=5.0, doc="three-point law: delta = (1 + margin) eps*(noise)")
+    tie_break: str = choice("earliest_buy", TIE_BREAKS, doc="ski rental: the optimal action for a season < b")
 
 
 @dataclass
@@ -62,6 +67,7 @@ class Setting:
     s_test: np.ndarray
     eta_val: float
     eta_test: float
+    law: DiscreteLaw | None = None   # the searched law under "worst_case", else None
 
     @property
     def bound(self) -> float:
@@ -77,13 +83,26 @@ def typical_range(problem: DecisionProblem) -> tuple[float, float]:
 
 
 def draw_errors(n: int, noise: float, law: str, problem: DecisionProblem, state_max: float, margin: float,
-                rng: np.random.Generator) -> np.ndarray:
+                rng: np.random.Generator, states: np.ndarray | None = None) -> np.ndarray:
+    """``n`` errors of RMSE ``noise`` from ``law``; "worst_case" searches its law on ``states``."""
     if law == "gaussian":
         return noise * rng.standard_normal(n)
-    delta = max(noise, (1.0 + margin) * float(problem.theory_eps(noise, problem.loss_bound(state_max))))
-    q = (noise / delta) ** 2 if delta > 0 else 0.0
-    u = rng.random(n)
-    return np.where(u < q / 2, -delta, np.where(u < q, delta, 0.0))
+    if law == "student_t":
+        return student_t_errors(n, noise, rng)
+    eps_star = float(problem.theory_eps(noise, problem.loss_bound(state_max)))
+    if law == "three_point":
+        return three_point_law(noise, max(noise, (1.0 + margin) * eps_star)).sample(n, rng)
+    if law == "worst_case":
+        return searched_law(problem, noise, state_max, states).sample(n, rng)
+    raise ValueError(f"error_law: {law!r} is not an option; allowed {', '.join(ERROR_LAWS)}")
+
+
+def searched_law(problem: DecisionProblem, noise: float, state_max: float, states: np.ndarray):
+    """The worst-case law for the theory policy at RMSE ``noise`` (see :func:`.laws.worst_case_law`),
+    whose radius eps*(eta_val) is eps*(rho·noise) for rho spread over ``RADIUS_SPREAD``."""
+    lo, hi = typical_range(problem)
+    radii = problem.theory_eps(RADIUS_SPREAD * noise, problem.loss_bound(state_max))
+    return worst_case_law(problem, noise, np.asarray(states, dtype=float), radii, width=(hi - lo) / 2)
 
 
 def _regressor(model: str, seed: int):
@@ -97,7 +116,7 @@ def _regressor(model: str, seed: int):
 
 def make_setting(config: SettingConfig, seed: int = 0, problem: DecisionProblem | None = None) -> Setting:
     """Draw contexts and states, fit the predictor on the training split, predict the others."""
-    problem = problem or PROBLEMS[config.problem]
+    problem = problem or problem_for(config.problem, config.tie_break)
     rng = make_rng(seed)
     lo, hi = typical_range(problem)
     d = config.n_features
@@ -105,10 +124,17 @@ def make_setting(config: SettingConfig, seed: int = 0, problem: DecisionProblem 
     low, high = problem.state_domain()
     state_max = min(high, hi + 4.0 * config.noise)  # B before drawing; raised to the largest drawn state below
 
+    searched: list = []  # the worst-case law, searched once on the training split's f(x)
+
     def draw(n):
         x = rng.random((n, d))
         f = lo + (hi - lo) * (x @ weights)
-        e = draw_errors(n, config.noise, config.error_law, problem, state_max, config.margin, rng)
+        if config.error_law == "worst_case":
+            if not searched:
+                searched.append(searched_law(problem, config.noise, state_max, f[:4000]))
+            e = searched[0].sample(n, rng)
+        else:
+            e = draw_errors(n, config.noise, config.error_law, problem, state_max, config.margin, rng)
         return x, np.clip(f + e, low, high)
 
     (x_tr, s_tr), (x_va, s_va), (x_te, s_te) = draw(config.n_train), draw(config.n_val), draw(config.n_test)
@@ -117,7 +143,7 @@ def make_setting(config: SettingConfig, seed: int = 0, problem: DecisionProblem 
     p_tr, p_va, p_te = clip(model.predict(x_tr)), clip(model.predict(x_va)), clip(model.predict(x_te))
     rmse = lambda p, s: float(np.sqrt(np.mean((p - s) ** 2)))  # noqa: E731
     return Setting(config, problem, float(max(s_tr.max(), state_max)), p_tr, s_tr, p_va, s_va, p_te, s_te,
-                   rmse(p_va, s_va), rmse(p_te, s_te))
+                   rmse(p_va, s_va), rmse(p_te, s_te), searched[0] if searched else None)
 
 
 def eps_grid(setting: Setting, n: int = 48) -> np.ndarray:

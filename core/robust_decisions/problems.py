@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.common.config import check_range
+from core.common.config import check_choice, check_range
+
+TIE_BREAKS = ("earliest_buy", "never_buy")
 
 
 def _as_float(name: str, value) -> np.ndarray:
@@ -149,15 +151,23 @@ class SkiRental(DecisionProblem):
     """Rent skis at 1 per day or buy them for ``buy_cost``; the season lasts s days (unknown).
 
     The action is the day a on which to buy if still skiing (continuous time; a = inf is never):
-    the cost is s if s <= a, else a + buy_cost. OPT(s) = min(s, b). Among optimal actions we take
-    the earliest buy day: for a known s < b that is a = s ("rent for the season, buy if it runs
-    over"), for s >= b it is a = 0. Under this convention following a prediction is brittle: a
-    season just longer than predicted buys on its last day and pays ~b extra, whatever the RMSE.
+    the cost is s if s <= a, else a + buy_cost. OPT(s) = min(s, b). For a known s < b every a >= s
+    is optimal, so "the optimal action for the prediction" needs a tie-break, and the brittleness
+    of following the prediction depends on it (issue 23). ``tie_break`` names ours:
+
+    - ``"earliest_buy"`` (the default, the worst case for following): the earliest optimal day,
+      a = s for s < b ("rent for the season, buy if it runs over"). A season just longer than
+      predicted buys on its last day and pays ~b extra, whatever the RMSE: brittle;
+    - ``"never_buy"``: a = inf for s < b. A season longer than predicted costs only the days past
+      b, so following is 1-Lipschitz in the error and its average excess falls like eta^2.
+
+    For s >= b the only optimal action is a = 0 (ties at s = b go to a = 0 under both).
 
     On B = [L, U] an action a >= U never buys inside B (worst max(0, U - b)); a = 0 buys at once
     (worst max(0, b - L)); any a in (0, U) is dominated, since a season ending just after a costs
     a + b - min(a, b) >= b - L. So a* = 0 with gap max(0, b - L) when that is <= max(0, U - b),
-    else a* = U (the earliest buy day that never buys inside B) with gap max(0, U - b).
+    else a* = "rent through B" with gap max(0, U - b): a = U under ``"earliest_buy"`` (the earliest
+    day that never buys inside B), a = inf under ``"never_buy"``. The gap is the same for both.
     """
 
     key = "ski_rental"
@@ -166,22 +176,26 @@ class SkiRental(DecisionProblem):
     action_name = "buy day"
     gap_slope = 1.0
 
-    def __init__(self, buy_cost: float = 10.0):
+    def __init__(self, buy_cost: float = 10.0, tie_break: str = "earliest_buy"):
         self.buy_cost = check_range("buy_cost", buy_cost, low=0.0, low_open=True)
+        self.tie_break = check_choice("tie_break", tie_break, TIE_BREAKS)
 
     def loss(self, a, s):
         return np.where(s <= a, s, a + self.buy_cost)
 
+    def _rent_through(self, high):
+        return high if self.tie_break == "earliest_buy" else np.full_like(high, np.inf)
+
     def best_action(self, s):
         s = np.asarray(s, dtype=float)
-        return np.where(s < self.buy_cost, s, 0.0)
+        return np.where(s < self.buy_cost, self._rent_through(s), 0.0)
 
     def _interval_minimax(self, low, high):
         b = self.buy_cost
         low, high = np.broadcast_arrays(low, high)
         buy_now, rent_through = np.maximum(0.0, b - low), np.maximum(0.0, high - b)
         buy = buy_now <= rent_through
-        return np.where(buy, 0.0, high), np.where(buy, buy_now, rent_through)
+        return np.where(buy, 0.0, self._rent_through(high)), np.where(buy, buy_now, rent_through)
 
     def loss_bound(self, state_max: float) -> float:
         # Buying at 0 loses at most b; buying at U < 2b loses at most max(b, U) on a longer season.
@@ -244,8 +258,18 @@ def make_problem(key: str, **params) -> DecisionProblem:
     return classes[key](**params)
 
 
+def problem_for(key: str, tie_break: str = "earliest_buy") -> DecisionProblem:
+    """The shared instance of ``key``; ski rental with the given tie-break (ignored by the others,
+    whose optimal action for a known state is unique)."""
+    check_choice("tie_break", tie_break, TIE_BREAKS)
+    if key == "ski_rental" and tie_break != "earliest_buy":
+        return _SKI_NEVER_BUY
+    return PROBLEMS[key] if key in PROBLEMS else make_problem(key)
+
+
 PROBLEMS = {"posted_pricing": PostedPricing(), "ski_rental": SkiRental(buy_cost=10.0),
             "house_flipping": HouseFlipping()}
+_SKI_NEVER_BUY = SkiRental(buy_cost=10.0, tie_break="never_buy")
 
 
 def grid_minimax(problem: DecisionProblem, s_hat: float, eps: float, n_actions: int = 2001, n_states: int = 2001):

@@ -1,8 +1,10 @@
 """The robust_decisions page through AppTest: defaults, every control, the URL, and its numbers."""
 
+import numpy as np
 import pytest
 
 from core.robust_decisions import PROBLEMS
+from core.robust_decisions.assets import shipped_rates
 from tests.pages import apptest
 
 
@@ -23,14 +25,49 @@ def test_default_view_shows_the_claim_in_numbers():
     assert "robust gap" in " ".join(m.value for m in at.markdown)
 
 
-@pytest.mark.parametrize("problem", list(PROBLEMS))
-@pytest.mark.parametrize("law", ["gaussian", "three_point"])
-def test_every_problem_and_law_renders(problem, law):
+def test_every_problem_and_law_renders_the_core_numbers():
+    """Each problem and each law once (Gaussian pricing is the default view)."""
+    from core.robust_decisions import SettingConfig, average_excess, make_setting
+
     at = open_page()
-    at.selectbox(key="problem").set_value(problem).run()
-    at.selectbox(key="law").set_value(law).run()
+    for problem, law in [("posted_pricing", "worst_case"), ("ski_rental", "student_t"),
+                         ("house_flipping", "three_point"), ("house_flipping", "gaussian")]:
+        at.selectbox(key="problem").set_value(problem)
+        at.selectbox(key="law").set_value(law).run()  # one rerun for both changes
+        assert not at.exception
+        setting = make_setting(SettingConfig(problem=problem, noise=0.1, error_law=law), seed=0)
+        assert metric(at, "Follow the prediction") == pytest.approx(average_excess(setting, "follow")[0], abs=6e-4)
+        assert metric(at, "Robust, ε*") == pytest.approx(average_excess(setting, "robust_theory")[0], abs=6e-4)
+
+
+def test_ski_rental_tie_break_control_shows_following_is_not_brittle():
+    at = open_page(problem="Ski rental")
+    assert at.radio(key="tie_break").value == "earliest_buy"
+    brittle = metric(at, "Follow the prediction")
+    at.radio(key="tie_break").set_value("never_buy").run()
     assert not at.exception
-    assert metric(at, "Follow the prediction") > metric(at, "Robust, ε*")
+    assert brittle > 1.0 and metric(at, "Follow the prediction") < 0.01
+    text = " ".join(m.value for m in at.markdown)
+    assert "never buy" in text and "not brittle" in text
+    figures = apptest.charts(at)
+    follow = next(t for t in figures["chart-rates"]["data"] if t.get("name", "").startswith("follow the prediction"))
+    shipped = shipped_rates("ski_rental", "gaussian", "never_buy")
+    np.testing.assert_allclose(apptest.values(follow, "y"), shipped.losses["follow"].ravel())
+
+
+def test_the_rate_panel_is_the_shipped_run_and_its_words_come_from_its_slopes():
+    at = open_page(law="worst case found by search")
+    shipped = shipped_rates("posted_pricing", "worst_case")
+    figures = apptest.charts(at)
+    theory = next(t for t in figures["chart-rates"]["data"] if t.get("name", "").startswith("robust, ε*(η): slope"))
+    np.testing.assert_allclose(apptest.values(theory, "x"), shipped.eta.ravel())
+    np.testing.assert_allclose(apptest.values(theory, "y"), shipped.losses["robust_theory"].ravel())
+    bound = next(t for t in figures["chart-rates"]["data"] if t.get("name", "").startswith("the abstract's bound"))
+    np.testing.assert_allclose(apptest.values(bound, "y"), shipped.bound)
+    s = shipped.slopes["robust_theory"]
+    text = " ".join(m.value for m in at.markdown)
+    assert f"slope {s.slope:.2f} [{s.low:.2f}, {s.high:.2f}]" in text
+    assert "found by a search" in text and "not compared" in text  # RIC-h: the bounds are not compared
 
 
 def test_eps_slider_moves_the_robust_metric_and_zero_eps_is_following():
@@ -43,9 +80,11 @@ def test_eps_slider_moves_the_robust_metric_and_zero_eps_is_following():
 
 def test_a_link_reproduces_the_view():
     # Streamlit writes a select box's displayed label into the URL, so links carry the label.
-    at = open_page(problem="Ski rental", law="three-point (worst case)", eps="0.7", seed="3")
+    at = open_page(problem="Ski rental", law="Student-t (ν = 3, heavy tails)", eps="0.7", seed="3",
+                   tie_break="never buy (the other optimal action)")
     assert at.selectbox(key="problem").value == "ski_rental"
-    assert at.selectbox(key="law").value == "three_point"
+    assert at.selectbox(key="law").value == "student_t"
+    assert at.radio(key="tie_break").value == "never_buy"
     assert at.slider(key="eps").value == 0.7 and at.number_input(key="seed").value == 3
 
 
@@ -54,3 +93,23 @@ def test_export_buttons_and_details():
     labels = {b.proto.label for b in at.get("download_button")}
     assert labels == {"JSON", "CSV"}
     assert len(at.dataframe) == 2
+
+
+def test_the_figures_hold_the_core_numbers():
+    """The ε curve is the core's loss_against_eps for this setting; the state chart, state_curves."""
+    from core.robust_decisions import SettingConfig, loss_against_eps, make_setting, state_curves
+
+    at = open_page(problem="Ski rental", noise="0.2", eps="0.8", seed="2")
+    figures = apptest.charts(at)
+    setting = make_setting(SettingConfig(problem="ski_rental", noise=0.2, error_law="gaussian"), seed=2)
+    grid, losses = loss_against_eps(setting)
+    robust = next(t for t in figures["chart-eps"]["data"] if t["name"] == "robust")
+    np.testing.assert_allclose(apptest.values(robust, "x"), grid)
+    np.testing.assert_allclose(apptest.values(robust, "y"), losses)
+    chosen = next(t for t in figures["chart-eps"]["data"] if t["name"] == "your ε")
+    assert chosen["x"] == [0.8] and chosen["y"][0] == pytest.approx(float(np.interp(0.8, grid, losses)))
+    s_hat = at.slider(key="s_hat").value
+    curves = state_curves(PROBLEMS["ski_rental"], s_hat, 0.8)
+    follow = next(t for t in figures["chart-state"]["data"] if t["name"] == "follow the prediction")
+    np.testing.assert_allclose(apptest.values(follow, "x"), curves.states)
+    np.testing.assert_allclose(apptest.values(follow, "y"), curves.follow)

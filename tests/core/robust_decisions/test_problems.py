@@ -4,9 +4,12 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from core.robust_decisions import PROBLEMS, HouseFlipping, PostedPricing, SkiRental, grid_minimax, make_problem
+from core.robust_decisions import (PROBLEMS, HouseFlipping, PostedPricing, SkiRental, grid_minimax, make_problem,
+                                   problem_for)
 
 N_GRID = 801
+# Every problem, and ski rental under its second optimal tie-break as well.
+INSTANCES = {**PROBLEMS, "ski_rental:never_buy": problem_for("ski_rental", "never_buy")}
 
 
 def random_instances(problem, rng, n=60):
@@ -18,9 +21,9 @@ def random_instances(problem, rng, n=60):
         yield float(s_hat), float(eps)
 
 
-@pytest.mark.parametrize("key", list(PROBLEMS))
+@pytest.mark.parametrize("key", list(INSTANCES))
 def test_closed_form_matches_brute_force_minimax(key):
-    problem = PROBLEMS[key]
+    problem = INSTANCES[key]
     rng = np.random.default_rng(7)
     for s_hat, eps in random_instances(problem, rng):
         low, high = (float(x) for x in problem.ball(s_hat, eps))
@@ -37,9 +40,9 @@ def test_closed_form_matches_brute_force_minimax(key):
         assert worst >= gap - 2 * (high - low) / 20_000 - 1e-9
 
 
-@pytest.mark.parametrize("key", list(PROBLEMS))
+@pytest.mark.parametrize("key", list(INSTANCES))
 def test_excess_loss_is_nonnegative_and_zero_at_the_best_action(key):
-    problem = PROBLEMS[key]
+    problem = INSTANCES[key]
     rng = np.random.default_rng(1)
     low, high = problem.state_domain()
     s = rng.uniform(low, min(high, 20.0), 500)
@@ -49,9 +52,9 @@ def test_excess_loss_is_nonnegative_and_zero_at_the_best_action(key):
     np.testing.assert_array_equal(problem.follow_prediction(s), problem.best_action(s))
 
 
-@pytest.mark.parametrize("key", list(PROBLEMS))
+@pytest.mark.parametrize("key", list(INSTANCES))
 def test_vectorised_equals_scalar(key):
-    problem = PROBLEMS[key]
+    problem = INSTANCES[key]
     s_hat = np.array([[1.0, 4.0, 7.5], [2.0, 9.0, 5.0]])
     eps = np.array([0.0, 0.4, 3.0])
     actions = problem.robust_action(s_hat, eps)
@@ -93,13 +96,40 @@ def test_house_flipping_is_pricing_mirrored_about_the_resale_value():
             assert float(house.robust_action(s_hat, eps)) == pytest.approx(R - float(pricing.robust_action(R - s_hat, eps)))
 
 
-def test_ski_rental_costs_and_tie_break():
-    ski = SkiRental(buy_cost=10.0)
-    assert float(ski.loss(4.0, 3.0)) == 3.0 and float(ski.loss(4.0, 6.0)) == 14.0
-    assert float(ski.follow_prediction(4.0)) == 4.0  # rent for the predicted season, buy if it runs over
-    assert float(ski.follow_prediction(12.0)) == 0.0
-    assert float(ski.robust_action(4.0, 1.0)) == 5.0  # never buys inside the ball
-    assert float(ski.robust_gap(9.5, 1.0)) == pytest.approx(0.5)
+def test_ski_rental_costs_and_both_tie_breaks():
+    early, never = SkiRental(buy_cost=10.0), SkiRental(buy_cost=10.0, tie_break="never_buy")
+    assert float(early.loss(4.0, 3.0)) == 3.0 and float(early.loss(4.0, 6.0)) == 14.0
+    assert float(early.follow_prediction(4.0)) == 4.0  # rent for the predicted season, buy if it runs over
+    assert float(never.follow_prediction(4.0)) == np.inf  # the other optimal action: never buy
+    for ski in (early, never):
+        assert float(ski.follow_prediction(12.0)) == 0.0  # a long season: buying at once is the only optimum
+        assert float(ski.loss(ski.follow_prediction(4.0), 4.0)) == 4.0  # both are optimal for s = 4
+        assert float(ski.robust_gap(9.5, 1.0)) == pytest.approx(0.5)
+    assert float(early.robust_action(4.0, 1.0)) == 5.0  # the earliest day that never buys inside the ball
+    assert float(never.robust_action(4.0, 1.0)) == np.inf
+    assert float(never.robust_gap(4.0, 1.0)) == float(early.robust_gap(4.0, 1.0)) == 0.0
+
+
+def test_ski_rental_brittleness_depends_on_the_tie_break():
+    """Under "earliest_buy" a season a hair longer than predicted costs b; under "never_buy" following
+    the prediction is 1-Lipschitz in the error, so the same tiny error costs almost nothing."""
+    early, never = SkiRental(buy_cost=10.0), SkiRental(buy_cost=10.0, tie_break="never_buy")
+    s_hat = np.linspace(0.5, 19.5, 400)
+    for r in (0.1, 0.01, 0.001):
+        offsets = np.linspace(-r, r, 41)
+        states = np.clip(s_hat[:, None] + offsets[None, :], 0, None)
+        worst_early = early.excess_loss(early.follow_prediction(s_hat)[:, None], states).max(axis=1)
+        worst_never = never.excess_loss(never.follow_prediction(s_hat)[:, None], states).max(axis=1)
+        assert worst_early[s_hat < 10 - r].min() >= 10.0 - r     # every ŝ < b has the cliff, whatever r
+        assert worst_never.max() <= r + 1e-9                     # never more than the error itself
+
+
+def test_ski_rental_tie_break_is_validated():
+    with pytest.raises(ValueError, match="^tie_break: 'latest' is not an option; allowed 'earliest_buy', 'never_buy'$"):
+        SkiRental(tie_break="latest")
+    with pytest.raises(ValueError, match="^tie_break: 'latest' is not an option"):
+        problem_for("ski_rental", "latest")
+    assert problem_for("posted_pricing", "never_buy") is PROBLEMS["posted_pricing"]  # unique optimum: no tie
 
 
 @pytest.mark.parametrize("key", list(PROBLEMS))
