@@ -23,14 +23,14 @@ from app.ui.verdicts import ledger, page_header, plain
 from core.quantum_ng import (ENTANGLERS, LABELS, MODEL_LABELS, MODELS, OPTIMIZERS, Ansatz, MetricViewConfig,
                              VQEConfig, metric_view, run_vqe)
 from core.quantum_ng.assets import SEED as SHIPPED_SEED
-from core.quantum_ng.assets import SHIPPED, SHIPPED_VIEW, shipped_run, shipped_view
+from core.quantum_ng.assets import SHIPPED, SHIPPED_VIEW, bench_frontier, shipped_run, shipped_view
 
 SYSTEM = BY_KEY["quantum_ng"]
 LIVE: dict = {}   # the run's panel shows by default (the metric's, once a setting differs from the shipped view)
 K_MAX = 8  # the k control stops here (k = n is exact; it is the reference)
 BUDGETS = [250_000, 500_000, 1_000_000, 2_000_000, 4_000_000]
-ENTANGLER_LABELS = {"cnot_chain": "CNOT chain", "brickwork": "CNOT brickwork", "cz_chain": "CZ chain",
-                    "none": "none (product states)"}
+ENTANGLER_LABELS = {"brickwork": "CNOT brickwork (local)", "cnot_chain": "CNOT staircase (non-local control)",
+                    "cz_chain": "CZ chain", "none": "none (product states)"}
 SHORT = {"sgd": "SGD", "adam": "Adam", "block_qng": "Block QNG", "rng": "Random NG", "surrogate": "Surrogate"}
 OPT_COLORS = {"sgd": COLORS[7], "adam": COLORS[1], "block_qng": COLORS[2], "rng": COLORS[4], "surrogate": COLORS[0]}
 
@@ -45,6 +45,11 @@ def cached_shipped_view():
     return shipped_view()
 
 
+@st.cache_data(show_spinner=False)
+def cached_frontier():
+    return bench_frontier()
+
+
 def per_shot_sentence(errors: dict) -> str:
     """Where the surrogate ends in this run, and the benchmark's verdict on the per-shot claim."""
     rank = sorted(errors, key=errors.get).index("surrogate") + 1 if "surrogate" in errors else None
@@ -52,8 +57,8 @@ def per_shot_sentence(errors: dict) -> str:
     verdict = dict((c.id, v) for c, v in ledger(SYSTEM.key)).get("per_shot_convergence")
     if verdict is None:
         return here + "The paper claims its curve lies lowest; no benchmark has judged that yet."
-    return (here + f"The paper claims its curve lies lowest; the benchmark over seeds and chain sizes finds the claim "
-            f"**{verdict.status}**: it {plain(verdict.figure)}.")
+    return (here + f"The paper claims its curve lies lowest; the benchmark over seeds and chain sizes, on this local "
+            f"ansatz, finds the claim **{verdict.status}**: it {plain(verdict.figure)}.")
 
 
 def ordinal(n: int) -> str:
@@ -149,10 +154,12 @@ def draw_run(result, source: str) -> None:
             f"**What you are seeing.** Showing {source}. VQE on the {cfg.n_qubits}-qubit "
             f"{MODEL_LABELS[cfg.model]} chain; every optimiser starts from the same random parameters and may spend "
             f"{cfg.budget / 1e6:g} M shots. The curves are the exact energy error E − E0 against the shots each "
-            f"has spent. All five use the same parameter-shift gradient ({spent.get('sgd', 0):,} shots a step); the "
-            f"natural-gradient methods add their metric: block-diagonal QNG one circuit per layer, random NG "
-            f"2P + 1 probability circuits, the surrogate one shadow of {cfg.snapshots:,} snapshots. "
-            + per_shot_sentence(errors))
+            f"has spent, and every shot counts against the one budget: all five pay the same parameter-shift "
+            f"gradient ({spent.get('sgd', 0):,} shots a step); the natural-gradient methods add their metric's shots: "
+            f"block-diagonal QNG one circuit per layer ({spent.get('block_qng', 0):,} a step in all), random NG "
+            f"2P + 1 probability circuits ({spent.get('rng', 0):,}), the surrogate one shadow of {cfg.snapshots:,} "
+            f"single-shot snapshots ({spent.get('surrogate', 0):,}). The ansatz is "
+            f"{ENTANGLER_LABELS[cfg.entangler]}. " + per_shot_sentence(errors))
 
 
 def pick_view(run, wanted: MetricViewConfig, seed: int):
@@ -205,10 +212,23 @@ def draw_metric(wanted: MetricViewConfig, seed: int, threshold: float) -> None:
         show(curve_figure(view.curve, cfg.k), key="chart-curve")
     with right:
         ansatz = cfg.ansatz()
-        show(circuit_figure(ansatz, view.retained, view.active_set(threshold)), key="chart-circuit")
+        cone = bound(st.number_input, "Light cone of parameter θ", key="cone", min_value=0,
+                     max_value=ansatz.n_params - 1, value=0, step=1,
+                     help="The shaded band: the wires the chosen rotation's generator can reach through the gates "
+                          "after it. On brickwork it widens by at most one wire per side and layer.")
+        show(circuit_figure(ansatz, view.retained, view.active_set(threshold), cone=min(int(cone), ansatz.n_params - 1)),
+             key="chart-circuit")
     st.markdown(reading_text(view, ansatz, threshold))
     if view.shadow_skipped:
         st.caption(f"Shadow estimate skipped: {view.shadow_skipped}.")
+    left, right = st.columns([1, 1])
+    with left:
+        show(tradeoff_figure(view), key="chart-tradeoff")
+        st.markdown(tradeoff_text(view))
+    with right:
+        frontier = cached_frontier()
+        show(frontier_figure(frontier), key="chart-frontier")
+        st.markdown(frontier_text(frontier))
 
 
 def reading_text(view, ansatz: Ansatz, threshold: float) -> str:
@@ -223,8 +243,37 @@ def reading_text(view, ansatz: Ansatz, threshold: float) -> str:
     return (f"**Reading the metric.** Top: the exact metric tensor (QFIM / 4, PennyLane's `metric_tensor` convention) "
             f"at the run's starting point, the surrogate from weight-{cfg.k} generators "
             f"{'with' if cfg.mask else 'without'} the support-overlap mask, and the same surrogate estimated from one "
-            f"shadow of {cfg.snapshots:,} snapshots. Left: its relative error against k (k = n is exact). Right: the "
+            f"shadow of {cfg.snapshots:,} snapshots. Left: its relative error against k (unmasked, k = n is exact; "
+            f"masked, what the mask drops stays, since it is exact only on product states). Right: the "
             f"circuit, each rotation coloured by the share of its generator's norm the truncation kept; " + counts)
+
+
+def tradeoff_text(view) -> str:
+    t, cfg = view.tradeoff, view.config
+    if not len(t["k"]):
+        return "**Bias against variance.** Not computed (stopped, or no shadow estimate for these settings)."
+    best = view.best_k
+    i = list(t["k"]).index(best)
+    return (f"**Bias against variance.** At T = {cfg.snapshots:,} snapshots: the squared truncation error (bias², "
+            f"falls with k), the shadow estimate's variance (estimated from the one dataset, rises with k, because "
+            f"heavier strings are seen less often) and their sum, the mean squared error, all relative to ‖g‖². "
+            f"The best k here is **{best}** (marked); more snapshots shrink the variance and can move it up. The dotted line is our "
+            f"concentration bound's variance, {t['variance_bound'][i] / max(t['variance'][i], 1e-300):.0f}× "
+            f"the estimate at k = {best}: valid, and loose.")
+
+
+def frontier_text(frontier) -> str:
+    if frontier is None:
+        return "**Error against cost.** No benchmark result yet: `python bench/quantum_ng.py` measures it."
+    m = frontier["methods"]
+    sur = m["surrogate_shadow"]
+    return (f"**Error against cost** (benchmark, {frontier['n_qubits']} qubits, {frontier['n_params']} parameters, "
+            f"everything counted, state and shadows included). The surrogate from one shadow (k = {frontier['k']}, "
+            f"T = {frontier['snapshots']}) takes {sur['seconds']:.2f} s with error {sur['relative_error']:.2f}; "
+            f"block-diagonal `metric_tensor` on lightning takes {m['block_diag_metric_tensor']['seconds']:.2f} s "
+            f"with error {m['block_diag_metric_tensor']['relative_error']:.2f}; the exact paths (ours, "
+            f"{m['exact_ours']['seconds']:.2f} s; `adjoint_metric_tensor`, {m['adjoint_metric_tensor']['seconds']:.1f} s) "
+            f"have none. A point is on the frontier when no other is both cheaper and more accurate.")
 
 
 def run_key(config: VQEConfig, seed: int) -> str:
@@ -306,6 +355,62 @@ def curve_figure(curve: dict, k: int) -> go.Figure:
     return fig
 
 
+def tradeoff_figure(view) -> go.Figure:
+    t = view.tradeoff
+    fig = go.Figure()
+    for key, name, color, dash in (("bias2", "bias²", COLORS[1], None), ("variance", "variance", COLORS[2], None),
+                                   ("mse", "MSE = bias² + variance", COLORS[0], None),
+                                   ("variance_bound", "variance bound (ours)", "#999", "dot")):
+        fig.add_trace(go.Scatter(x=t["k"], y=t[key], name=name, mode="lines+markers",
+                                 line=dict(color=color, width=3 if key == "mse" else 2, dash=dash)))
+    if view.best_k is not None:
+        fig.add_vline(x=view.best_k, line=dict(color=COLORS[0], dash="dash"), annotation_text=f"best k = {view.best_k}")
+    else:
+        fig.add_annotation(text="not computed", xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
+                           font=dict(color="#777"))
+    fig.update_xaxes(title="truncation weight k", dtick=1)
+    fig.update_yaxes(title="relative to ‖g‖²", type="log")
+    fig.update_layout(title=f"Bias, variance and MSE against k (T = {view.config.snapshots:,})", height=380,
+                      hovermode="x unified", legend=dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0.0))
+    return fig
+
+
+FRONTIER_NAMES = {"surrogate_shadow": "surrogate, one shadow", "surrogate_exact_expectations": "surrogate, exact <R>",
+                  "exact_ours": "exact (ours)", "adjoint_metric_tensor": "qml.adjoint_metric_tensor",
+                  "block_diag_metric_tensor": "qml.metric_tensor block-diag"}
+
+
+def frontier_figure(frontier) -> go.Figure:
+    fig = go.Figure()
+    if frontier is None:
+        fig.add_annotation(text="no benchmark result", xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False)
+    else:
+        for i, (name, m) in enumerate(frontier["methods"].items()):
+            fig.add_trace(go.Scatter(x=[m["seconds"]], y=[max(m["relative_error"], 1e-3)], mode="markers+text",
+                                     name=FRONTIER_NAMES.get(name, name), text=[FRONTIER_NAMES.get(name, name)],
+                                     textposition="top center", marker=dict(size=12, color=COLORS[i % len(COLORS)])))
+        by_k = frontier.get("surrogate_by_k", [])
+        fig.add_trace(go.Scatter(x=[p["seconds"] for p in by_k], y=[p["relative_error"] for p in by_k],
+                                 mode="lines+markers+text", text=[f"k={p['k']}" for p in by_k], textposition="bottom right",
+                                 name="surrogate by k", line=dict(color=COLORS[0], dash="dot")))
+    fig.update_xaxes(title="seconds, everything counted (log)", type="log")
+    fig.update_yaxes(title="relative error (exact paths drawn at 0.001)", type="log")
+    fig.update_layout(title="Error against cost (benchmark)", height=380, showlegend=False, hovermode="closest")
+    return fig
+
+
+def light_cone_columns(ansatz: Ansatz, param: int, cols: list[int]) -> list[tuple[int, int, int]]:
+    """(column, lowest wire, highest wire) of the chosen generator's cone after each gate that follows it."""
+    start = next(i for i, g in enumerate(ansatz.gates) if g.param == param)
+    cone = {ansatz.gates[start].wires[0]}
+    out = [(cols[start], min(cone), max(cone))]
+    for g, col in zip(ansatz.gates[start + 1:], cols[start + 1:]):
+        if len(g.wires) == 2 and cone & set(g.wires):
+            cone |= set(g.wires)
+        out.append((col, min(cone), max(cone)))
+    return out
+
+
 def circuit_columns(ansatz: Ansatz) -> list[int]:
     """A column per gate: one past the last gate on any wire it spans, so the drawing reads left to right."""
     last = np.full(ansatz.n_qubits, -1)
@@ -318,12 +423,21 @@ def circuit_columns(ansatz: Ansatz) -> list[int]:
     return cols
 
 
-def circuit_figure(ansatz: Ansatz, retained: np.ndarray | None, active: np.ndarray | None) -> go.Figure:
+def circuit_figure(ansatz: Ansatz, retained: np.ndarray | None, active: np.ndarray | None,
+                   cone: int | None = None) -> go.Figure:
     if retained is None:   # stopped before the propagation finished: the bare circuit
         retained, active = np.zeros(ansatz.n_params), np.zeros(ansatz.n_params, bool)
     cols = circuit_columns(ansatz)
     width = max(cols) + 1
     fig = go.Figure()
+    if cone is not None:   # the cone's extent at each column (wire ranges; the cone is contiguous on a chain)
+        spans = {}
+        for col, lo, hi in light_cone_columns(ansatz, cone, cols):
+            old = spans.get(col, (lo, hi))
+            spans[col] = (min(lo, old[0]), max(hi, old[1]))
+        for col, (lo, hi) in spans.items():
+            fig.add_shape(type="rect", x0=col - 0.5, x1=col + 0.5, y0=lo - 0.4, y1=hi + 0.4, layer="below",
+                          fillcolor="rgba(255, 165, 0, 0.22)", line=dict(width=0))
     for q in range(ansatz.n_qubits):
         fig.add_shape(type="line", x0=-0.6, x1=width - 0.4, y0=q, y1=q, line=dict(color="#bbb", width=1), layer="below")
     xs, ys, text, kept, border, hover = [], [], [], [], [], []
@@ -354,7 +468,8 @@ def circuit_figure(ansatz: Ansatz, retained: np.ndarray | None, active: np.ndarr
     fig.update_xaxes(visible=False, range=[-0.8, width - 0.2])
     fig.update_yaxes(autorange="reversed", tickmode="array", tickvals=list(range(ansatz.n_qubits)),
                      ticktext=[f"q{q}" for q in range(ansatz.n_qubits)], showgrid=False, zeroline=False)
-    fig.update_layout(title="Active set on the circuit (red frame: natural-gradient update)", height=380,
+    fig.update_layout(title="Active set on the circuit (red frame: natural-gradient update"
+                            + (f"; shaded: the light cone of θ{cone})" if cone is not None else ")"), height=380,
                       hovermode="closest", margin=dict(l=40, r=20, t=50, b=20))
     return fig
 

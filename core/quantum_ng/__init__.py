@@ -19,8 +19,25 @@ Modules, each stating its formulas and our choices:
   the product of means);
 - :mod:`.measurements` shot-noisy gradients and metrics as PennyLane samples them, charged to
   :mod:`.shots`' accountant; :mod:`.optimizers` the five optimisers; :mod:`.vqe` the comparison;
+- :mod:`.estimation` the variance side of the k trade-off (a one-dataset variance estimate, bias^2 +
+  variance = MSE against k, the best k at a shot count) and our finite-shot concentration bound;
 - :mod:`.view` the page's metric view (exact, surrogate, one-shadow estimate, truncation curve) in
   stoppable steps counted by :mod:`.steps`; :mod:`.assets` the shipped arrays of the first view.
+
+The paper's setting is a *local* ansatz: the default is brickwork (alternating nearest-neighbour
+CNOTs, light cones growing one site per side and layer, :meth:`Ansatz.light_cones`); the CNOT
+staircase ``cnot_chain`` stays as the labelled non-local control.
+
+Fair shot accounting (ours, the abstract does not say how it counts): every circuit shot an
+optimiser spends counts against the one budget, by :class:`ShotAccountant` from ``qml.Tracker``:
+
+- all five: the parameter-shift gradient, 2P circuits x G commuting groups of H x S shots;
+- block-diagonal QNG: its metric blocks, one S-shot circuit per parameterised layer;
+- RNG: the classical Fisher samples, 2P + 1 S-shot probability circuits after the random unitary;
+- the surrogate: its one shadow dataset, T snapshots of one shot each.
+
+Classical work (Pauli propagation, the estimate) and noise-free reporting (the true energy at each
+step) cost no shots; the page states each optimiser's shots per step.
 
 Our main departure from the abstract, measured rather than assumed: with the active set defined as
 "truncated generator nonzero", generators that keep a sliver of their norm get a natural-gradient
@@ -35,8 +52,10 @@ is PennyLane through and through) is loaded on first access, and :mod:`.simulate
 functions that simulate.
 """
 
-from core.quantum_ng.ansatz import ENTANGLERS, ROTATIONS, Ansatz, Gate
+from core.quantum_ng.ansatz import ENTANGLERS, LOCAL_ENTANGLERS, ROTATIONS, Ansatz, Gate
 from core.quantum_ng.hamiltonians import MODEL_LABELS, MODELS, Chain, chain_hamiltonian
+from core.quantum_ng.estimation import (ConcentrationBound, bias_variance_curve, concentration_bound,
+                                        shadow_variance)
 from core.quantum_ng.metric import (covariance, exact_metric, metric_from_generators, relative_error,
                                     surrogate_metric, truncation_curve)
 from core.quantum_ng.view import MetricView, MetricViewConfig, metric_view
@@ -50,11 +69,12 @@ from core.quantum_ng.vqe import ROTATION_SETS, Trace, VQEConfig, VQEResult, run_
 from core.quantum_ng.claims import CLAIMS  # noqa: E402
 
 __all__ = [
-    "CLAIMS", "Ansatz", "Gate", "ENTANGLERS", "ROTATIONS",
+    "CLAIMS", "Ansatz", "Gate", "ENTANGLERS", "LOCAL_ENTANGLERS", "ROTATIONS",
     "Chain", "chain_hamiltonian", "MODELS", "MODEL_LABELS",
     "PauliTerms", "PropagatedGenerators", "propagate_generators",
     "covariance", "exact_metric", "metric_from_generators", "surrogate_metric", "relative_error", "truncation_curve",
     "ShadowData", "acquire_shadow", "shadow_metric", "snapshot_values",
+    "shadow_variance", "concentration_bound", "ConcentrationBound", "bias_variance_curve",
     "ShotAccountant", "ShotOracle",
     "Optimizer", "SGD", "Adam", "BlockDiagQNG", "RandomNG", "SurrogateQNG", "make_optimizer", "natural_step",
     "hybrid_step", "psd", "OPTIMIZERS", "LABELS",

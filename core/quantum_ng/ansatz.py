@@ -8,10 +8,12 @@ which :meth:`Ansatz.apply` queues the gates, so ``params[i]`` belongs to ``gates
 
 Entanglers (our choices, the abstract names none):
 
-- ``cnot_chain``: CNOT(0,1), CNOT(1,2), ..., CNOT(n-2,n-1) in that order, which spreads an
-  operator across the whole chain within one layer (the hard case for truncation);
-- ``brickwork``: CNOTs on the pairs (0,1), (2,3), ... in even layers and (1,2), (3,4), ... in odd
-  layers, so a light cone grows by two sites per layer (the local case);
+- ``brickwork`` (the default, the abstract's "local ansatz"): CNOTs on the pairs (0,1), (2,3), ...
+  in even layers and (1,2), (3,4), ... in odd layers, so a light cone grows by at most one site on
+  each side per layer (:meth:`Ansatz.light_cones`);
+- ``cnot_chain``: CNOT(0,1), CNOT(1,2), ..., CNOT(n-2,n-1) in that order, a staircase that spreads an
+  early operator across the whole chain within one layer. It is *not* local and is kept as the
+  labelled non-local control (the hard case for truncation);
 - ``cz_chain``: CZ(q, q+1) along the chain; the CZs commute, so their order does not matter;
 - ``none``: no entangler, a product-state ansatz (the masked surrogate is exact on it).
 
@@ -29,7 +31,8 @@ import numpy as np
 from core.common.config import check_choice, check_range
 
 ROTATIONS = ("RX", "RY", "RZ")
-ENTANGLERS = ("cnot_chain", "brickwork", "cz_chain", "none")
+ENTANGLERS = ("brickwork", "cnot_chain", "cz_chain", "none")
+LOCAL_ENTANGLERS = ("brickwork", "none")   # the light cone grows by a bounded number of sites per layer
 MAX_QUBITS = 20
 
 
@@ -51,7 +54,7 @@ class Ansatz:
     """A layered rotation + entangler circuit on ``n_qubits`` wires (see the module docstring)."""
 
     def __init__(self, n_qubits: int, layers: int, rotations: Sequence[str] = ("RY", "RZ"),
-                 entangler: str = "cnot_chain"):
+                 entangler: str = "brickwork"):
         self.n_qubits = check_range("n_qubits", n_qubits, 1, MAX_QUBITS, integer=True)
         self.layers = check_range("layers", layers, 1, 20, integer=True)
         rotations = tuple(rotations)
@@ -90,6 +93,28 @@ class Ansatz:
     def param_wire(self) -> np.ndarray:
         """For each parameter, the wire its rotation acts on."""
         return np.array([g.wires[0] for g in self.rotation_gates], dtype=int)
+
+    def light_cones(self) -> np.ndarray:
+        """bool [P, n_qubits]: the wires each generator can reach through the gates after its rotation.
+
+        Start from the rotation's wire; every later two-qubit gate that touches the cone adds both of
+        its wires. This is the causal cone of P_j / 2 conjugated by V_{>j}: the propagated generator
+        G_j acts as the identity outside it, so ``supp(G_j)`` is a subset of the cone (equal for
+        generic parameters on CNOT circuits, except where a Pauli commutes with every gate it meets,
+        such as a Z on a CNOT's control; loose on ``cz_chain``, whose commuting CZs leave the Z they
+        create behind). On ``brickwork`` a cone grows by at most one site per side and layer; on
+        ``cnot_chain`` the first layer's generators reach every later wire at once.
+        """
+        cones = np.zeros((self.n_params, self.n_qubits), bool)
+        position = [i for i, g in enumerate(self.gates) if g.param is not None]
+        for j, start in enumerate(position):
+            cone = np.zeros(self.n_qubits, bool)
+            cone[self.gates[start].wires[0]] = True
+            for g in self.gates[start + 1:]:
+                if len(g.wires) == 2 and cone[list(g.wires)].any():
+                    cone[list(g.wires)] = True
+            cones[j] = cone
+        return cones
 
     def random_params(self, seed: int = 0, scale: float = 2 * np.pi) -> np.ndarray:
         """Uniform parameters in [0, scale); the same seed gives the same vector."""

@@ -1,13 +1,18 @@
 """The shipped arrays behind the page's first view, and the command that regenerates them.
 
 The page opens on the default :class:`VQEConfig` with seed 0 (all five optimisers on the 6-qubit
-open Heisenberg chain), so that its first view imports no PennyLane and simulates nothing:
+open Heisenberg chain, local brickwork ansatz), so that its first view imports no PennyLane and
+simulates nothing:
 
 - ``run_6q_seed0.json``: that run (a test reruns its first steps and compares);
 - ``metric_6q_seed0.json``: the metric view at its starting point, :func:`~core.quantum_ng.view.metric_view`
-  of ``MetricViewConfig.from_vqe(SHIPPED)`` (a test recomputes it and compares);
+  of ``MetricViewConfig.from_vqe(SHIPPED)``, bias/variance/MSE against k included (a test recomputes
+  it and compares);
 - ``ground_energies.json``: E0 of every chain the page offers (three models, default couplings,
   open, 2 to 16 sites), so a live run starts stepping at once (a test re-solves some).
+
+The error-versus-cost frontier is not shipped here: :func:`bench_frontier` reads it from the
+benchmark's results (``bench/results/quantum_ng.json``), and the page says so when there is none.
 
 Regenerate all (a few minutes on two cores), or only some parts:
 
@@ -24,7 +29,7 @@ import numpy as np
 
 from core.common.results import result_to_dict
 from core.quantum_ng.hamiltonians import GROUND_ENERGIES, MODELS, Chain, exact_ground_energy
-from core.quantum_ng.view import CURVE_KEYS, MetricView, MetricViewConfig, metric_view
+from core.quantum_ng.view import CURVE_KEYS, TRADEOFF_KEYS, MetricView, MetricViewConfig, metric_view
 from core.quantum_ng.vqe import MAX_QUBITS, Trace, VQEConfig, VQEResult, run_vqe
 
 ASSET = Path(__file__).resolve().parents[2] / "assets" / "quantum_ng" / "run_6q_seed0.json"
@@ -62,7 +67,10 @@ def view_from_dict(data: dict) -> MetricView:
     return MetricView(config=MetricViewConfig.from_dict(data["config"]), seed=int(data["seed"]),
                       params=_array(data["params"]), retained=matrix(data["retained"]), nonzero=mask(data["nonzero"]), strings=data["strings"], surrogate=matrix(data["surrogate"]),
                       shadow=matrix(data["shadow"]), shadow_skipped=data["shadow_skipped"],
-                      exact=matrix(data["exact"]), curve=curve, stopped=bool(data["stopped"]),
+                      exact=matrix(data["exact"]), curve=curve,
+                      tradeoff={key: np.asarray(data.get("tradeoff", {}).get(key, []), dtype=int if key == "k" else float)
+                                for key in TRADEOFF_KEYS},
+                      stopped=bool(data["stopped"]),
                       seconds=float(data["seconds"]))
 
 
@@ -128,3 +136,15 @@ def write_assets(parts=PARTS) -> list[Path]:
 if __name__ == "__main__":
     for path in write_assets(sys.argv[1:] or PARTS):
         print(f"wrote {path}")
+
+
+def bench_frontier() -> dict | None:
+    """The benchmark's cost comparison (``construction`` in bench/results/quantum_ng.json), or None if absent
+    (or written by a bench from before every path was timed)."""
+    from core.common.claims import results_path
+
+    path = results_path("quantum_ng")
+    if not path.is_file():
+        return None
+    construction = json.loads(path.read_text()).get("construction")
+    return construction if isinstance(construction, dict) and "methods" in construction else None

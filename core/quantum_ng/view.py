@@ -11,7 +11,12 @@ computes what the page shows under "The surrogate metric", in this order (a Stop
    then one for the estimate);
 4. the exact metric, QFIM / 4 (one step per generator state);
 5. the truncation curve, k = 1 .. min(n, ``curve_k_max``) (one step per gate and per chunk of each
-   point, and one per point carrying its error).
+   point, and one per point carrying its error);
+6. the bias-variance trade-off at the shadow's T (:mod:`.estimation`): for each k of the curve, the
+   squared truncation error (bias^2, from the curve), the one-dataset variance estimate from the same
+   shadow (one dataset serves every k), their sum (the MSE) and the concentration bound's variance,
+   all relative to ||g||^2, and the k that minimises the MSE (one step per k; a k whose product
+   expansion passes :data:`MAX_PRODUCT_PAIRS` ends the curve there).
 
 The starting point is ``ansatz.random_params(seed)``, uniform in [0, 2 pi): :func:`~core.quantum_ng.vqe.run_vqe`'s
 start at its default ``init_scale``, so the view describes the metric the optimisers meet first.
@@ -42,7 +47,8 @@ from core.quantum_ng.vqe import MAX_QUBITS, ROTATION_SETS, VQEConfig
 
 CURVE_K, CURVE_K_LARGE = 8, 4    # the curve's last k; above 12 qubits 4 (each point costs strings x 2^n)
 MAX_PRODUCT_PAIRS = 2_000_000   # string pairs the one-shadow estimate may expand (~7 s, ~400 MB measured)
-CURVE_KEYS = ("k", "error_masked", "error_unmasked", "active", "strings", "kept_entries")
+CURVE_KEYS = ("k", "error_masked", "error_unmasked", "error_mask", "active", "strings", "kept_entries")
+TRADEOFF_KEYS = ("k", "bias2", "variance", "variance_bound", "mse", "radius")
 
 
 @dataclass(frozen=True)
@@ -52,7 +58,7 @@ class MetricViewConfig(Config):
     n_qubits: int = param(6, low=2, high=MAX_QUBITS, integer=True)
     layers: int = param(2, low=1, high=6, integer=True)
     rotations: str = choice("RY+RZ", tuple(ROTATION_SETS))
-    entangler: str = choice("cnot_chain", ENTANGLERS)
+    entangler: str = choice("brickwork", ENTANGLERS, doc="brickwork: the local ansatz; cnot_chain: the non-local control")
     k: int = param(2, low=1, high=MAX_QUBITS, integer=True, doc="Pauli weight kept by the surrogate")
     mask: bool = choice(True, (True, False), doc="support-overlap mask on the surrogate")
     snapshots: int = param(500, low=2, high=100_000, integer=True, doc="shadow snapshots T")
@@ -98,6 +104,13 @@ class MetricView:
     shadow_skipped: str | None = None       # why the shadow estimate was not computed, if it was not
     exact: np.ndarray | None = None         # [P, P], QFIM / 4
     curve: dict = field(default_factory=lambda: {key: np.zeros(0) for key in CURVE_KEYS})  # one entry per finished k
+    tradeoff: dict = field(default_factory=lambda: {key: np.zeros(0) for key in TRADEOFF_KEYS})  # bias^2/variance/MSE
+
+    @property
+    def best_k(self) -> int | None:
+        """The k with the smallest MSE (bias^2 + variance) at this T, or None if the trade-off was not reached."""
+        mse = self.tradeoff["mse"]
+        return int(self.tradeoff["k"][int(np.argmin(mse))]) if len(mse) else None
     stopped: bool = False
     seconds: float = 0.0
 
@@ -122,7 +135,7 @@ def planned_steps(config: MetricViewConfig) -> int:
     """The progress steps :func:`metric_view` plans for ``config`` before it knows the pools' sizes."""
     ansatz = config.ansatz()
     return (len(ansatz.gates) + 1 + shadow_chunks(config.n_qubits, config.snapshots) + 1 + ansatz.n_params
-            + curve_steps(ansatz, config.curve_ks))
+            + curve_steps(ansatz, config.curve_ks) + len(config.curve_ks))
 
 
 def metric_view(config: MetricViewConfig | None = None, seed: int = 0, progress=None) -> MetricView:
@@ -185,6 +198,8 @@ def metric_view(config: MetricViewConfig | None = None, seed: int = 0, progress=
         view.shadow = shadow_metric(gens, shadow, mask=config.mask)
         if not steps():
             return finish()
+    if view.shadow is None:
+        steps.grow(-len(config.curve_ks))
 
     phi = generator_states(ansatz, view.params, progress=steps)
     if steps.stopped:
@@ -193,5 +208,32 @@ def metric_view(config: MetricViewConfig | None = None, seed: int = 0, progress=
 
     curve = truncation_curve(ansatz, view.params, config.curve_ks, view.exact, progress=steps)
     view.curve = {key: np.asarray(curve[key]) for key in CURVE_KEYS}
-    steps.stopped = steps.stopped and len(view.curve["k"]) < len(config.curve_ks)  # a Stop at the last step ends it
+    if len(view.curve["k"]) < len(config.curve_ks):
+        return finish()
+    if view.shadow is not None:
+        view.tradeoff = tradeoff(view, gens_at=lambda k: propagate_generators(ansatz, view.params, k),
+                                 shadow=shadow, steps=steps)
+    steps.stopped = steps.stopped and len(view.tradeoff["k"]) < len(view.curve["k"])  # a Stop at the last step ends it
     return finish()
+
+
+def tradeoff(view: MetricView, gens_at, shadow, steps) -> dict:
+    """Bias^2 (the curve's squared error), the one-dataset variance and the MSE for each k of the curve."""
+    from core.quantum_ng.estimation import variance_point
+
+    norm2 = float(np.sum(view.exact ** 2))
+    errors = view.curve["error_masked" if view.config.mask else "error_unmasked"]
+    rows = {key: [] for key in TRADEOFF_KEYS}
+    for k, error in zip(view.curve["k"], errors):
+        gens = gens_at(int(k))
+        if product_pairs(gens, view.config.mask) > MAX_PRODUCT_PAIRS:
+            break
+        point = variance_point(gens, shadow, norm2, view.config.mask)
+        rows["k"].append(int(k))
+        rows["bias2"].append(float(error) ** 2)
+        rows["mse"].append(float(error) ** 2 + point["variance"])
+        for key in ("variance", "variance_bound", "radius"):
+            rows[key].append(point[key])
+        if not steps(metrics={"MSE": rows["mse"][-1]}):
+            break
+    return {key: np.asarray(v, dtype=int if key == "k" else float) for key, v in rows.items()}

@@ -35,7 +35,7 @@ class VQEConfig(Config):
     periodic: bool = choice(False, (False, True))
     layers: int = param(2, low=1, high=6, integer=True)
     rotations: str = choice("RY+RZ", tuple(ROTATION_SETS))
-    entangler: str = choice("cnot_chain", ENTANGLERS)
+    entangler: str = choice("brickwork", ENTANGLERS, doc="brickwork: the local ansatz; cnot_chain: the non-local control")
     k: int = param(2, low=1, high=MAX_QUBITS, integer=True, doc="Pauli weight kept by the surrogate")
     mask: bool = choice(True, (True, False), doc="support-overlap mask on the surrogate")
     active_threshold: float = param(0.5, low=0.0, high=1.0, high_open=True,

@@ -2,6 +2,8 @@
 
 from types import SimpleNamespace
 
+import numpy as np
+
 from core.common.progress import ProgressLog
 from core.quantum_ng import MetricViewConfig, VQEConfig, metric_view
 from core.quantum_ng.assets import shipped_run, shipped_view
@@ -21,7 +23,7 @@ def metrics(at):
 def test_first_view_shows_the_shipped_run_and_the_metrics():
     at = open_page()
     assert at.title[0].value == "Locality-aware quantum natural gradient"
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 6   # energy, metric heatmaps, truncation curve, circuit, trade-off, frontier
     shipped = shipped_run()
     shown = metrics(at)
     for key, err in shipped.final_errors().items():
@@ -84,9 +86,10 @@ def test_a_stopped_metric_view_draws_what_it_reached():
 
 
 def test_a_link_reproduces_the_view_and_bad_input_shows_the_message():
-    at = open_page(model="Transverse-field Ising", n="5", entangler="CNOT brickwork", k="2", seed="4")
+    at = open_page(model="Transverse-field Ising", n="5", entangler="CNOT staircase (non-local control)", k="2",
+                   seed="4")
     assert at.selectbox(key="model").value == "tfim" and at.slider(key="n").value == 5
-    assert at.selectbox(key="entangler").value == "brickwork" and at.number_input(key="seed").value == 4
+    assert at.selectbox(key="entangler").value == "cnot_chain" and at.number_input(key="seed").value == 4
     at = open_page(n="4", k="6")
     assert [e.value for e in at.error] == ["k: 6 exceeds the 4 qubits; allowed integers in [1, 4]"]
 
@@ -102,3 +105,25 @@ def test_live_run_starts_and_stops():
     assert not at.exception
     assert any(m.value.startswith("**What you are seeing.**") and "stopped" in m.value for m in at.markdown) or \
         any("stopped" in (c.value or "") for c in at.caption)
+
+
+def test_first_view_draws_the_tradeoff_the_light_cone_and_the_frontier():
+    from core.quantum_ng.assets import bench_frontier
+    from pages.quantum_ng import circuit_columns, frontier_text, light_cone_columns, tradeoff_figure
+
+    at = open_page()
+    view = shipped_view()
+    text = text_of(at)
+    assert f"The best k here is **{view.best_k}**" in text and "CNOT brickwork (local)" in text
+    assert frontier_text(bench_frontier()) in text
+    fig = tradeoff_figure(view)
+    mse = next(t for t in fig.data if t.name.startswith("MSE"))
+    assert list(mse.y) == list(view.tradeoff["mse"]) and min(mse.y) == mse.y[view.best_k - 1]
+    # the shaded cone ends where Ansatz.light_cones says the generator can reach
+    ansatz = view.config.ansatz()
+    for param in (0, 7, ansatz.n_params - 1):
+        spans = light_cone_columns(ansatz, param, circuit_columns(ansatz))
+        wires = np.flatnonzero(ansatz.light_cones()[param])
+        assert (spans[-1][1], spans[-1][2]) == (wires.min(), wires.max())
+    at = open_page(cone="7")   # the chosen cone is in the URL
+    assert not at.exception and at.number_input(key="cone").value == 7

@@ -37,6 +37,13 @@ def test_shipped_view_is_what_the_code_computes():
     for key, values in fresh.curve.items():
         np.testing.assert_allclose(shipped.curve[key], values, rtol=1e-9, atol=1e-12, err_msg=key)
     assert list(shipped.curve["k"]) == list(range(1, 7))
+    for key, values in fresh.tradeoff.items():
+        np.testing.assert_allclose(shipped.tradeoff[key], values, rtol=1e-9, atol=1e-12, err_msg=key)
+    assert shipped.best_k == fresh.best_k and list(shipped.tradeoff["k"]) == list(range(1, 7))
+    # the trade-off is the curve's squared error plus the one-shadow variance, and it has an interior best k
+    np.testing.assert_allclose(shipped.tradeoff["bias2"], shipped.curve["error_masked"] ** 2)
+    np.testing.assert_allclose(shipped.tradeoff["mse"], shipped.tradeoff["bias2"] + shipped.tradeoff["variance"])
+    assert 1 < shipped.best_k < 6 and shipped.config.entangler == "brickwork"
 
 
 def test_view_matches_the_functions_it_chains(small_view):

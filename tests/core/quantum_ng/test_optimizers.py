@@ -87,13 +87,12 @@ def test_random_fisher_is_psd_and_matches_pennylanes_classical_fisher():
 
     from core.common.seeding import make_rng
     rng = make_rng(4)
-    unitaries = [unitary_group.rvs(2, random_state=rng) for _ in range(4)]
+    unitary = unitary_group.rvs(2 ** 4, random_state=rng)   # 4 qubits: one global Haar unitary
 
     @qml.qnode(qml.device("default.qubit", wires=4))
     def probs(p):
         ANSATZ.apply(p)
-        for q, u in enumerate(unitaries):
-            qml.QubitUnitary(u, wires=q)
+        qml.QubitUnitary(unitary, wires=range(4))
         return qml.probs(wires=range(4))
 
     reference = qml.gradients.classical_fisher(probs)(pnp.array(PARAMS, requires_grad=True))

@@ -122,3 +122,28 @@ def test_ansatz_orders_parameters_gate_by_gate():
     tape = qml.tape.make_qscript(ansatz.apply)(np.arange(12.0))
     assert [op.name for op in tape.operations] == names
     assert [float(op.parameters[0]) for op in tape.operations if op.parameters] == list(range(12))
+
+
+@pytest.mark.parametrize("entangler", ["brickwork", "cnot_chain", "cz_chain"])
+def test_a_generators_support_after_propagation_is_its_light_cone(entangler):
+    ansatz = Ansatz(7, 3, ("RY", "RZ"), entangler)
+    cones = ansatz.light_cones()
+    for seed in range(3):
+        gens = propagate_generators(ansatz, ansatz.random_params(seed), k=ansatz.n_qubits)
+        support = gens.support_matrix()
+        assert not (support & ~cones).any()          # nothing outside the causal cone
+        # RY generators fill their cone at generic parameters; on the CZ chain the cone is loose, because
+        # the CZs commute: a Z they leave behind does not travel on (X0 -> X0 Z1, and Z1 stops there)
+        ry = np.array([g.name == "RY" for g in ansatz.rotation_gates])
+        assert np.array_equal(support[ry], cones[ry]) == (entangler != "cz_chain")
+    widths = cones.sum(axis=1).reshape(ansatz.layers, -1)
+    if entangler == "brickwork":
+        # the first generator's cone grows by at most one site per side and layer: 3 layers reach 4 sites
+        assert widths.max() <= 1 + 2 * ansatz.layers and cones[0].tolist() == [True] * 4 + [False] * 3
+    else:   # the staircase (and CZ chain) carry wire 0's first generator through every wire in one layer
+        assert cones[0].all()
+
+
+def test_light_cones_without_entanglers_are_single_wires():
+    ansatz = Ansatz(4, 2, ("RX", "RY"), "none")
+    assert np.array_equal(ansatz.light_cones(), np.eye(4, dtype=bool)[ansatz.param_wire()])
