@@ -15,15 +15,18 @@ from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.distributional_steering.resampling import SCHEMES
-from core.distributional_steering.scenarios import (BASES, REWARDS, ScenarioConfig, compare, exact_target, run,
-                                                    steer_foldedness, target_density)
+from core.distributional_steering.scenarios import (BASES, BATCH_PARTICLES, REWARDS, ScenarioConfig, batch_level,
+                                                    check_coordinates, check_target, compare, run, steer_foldedness,
+                                                    target_axes, target_density)
 
 SYSTEM = BY_KEY["distributional_steering"]
 BASE_LABELS = {"mixture2d": "2-D mixture (exact score)", "mixture1d": "1-D mixture (exact score)"}
 REWARD_LABELS = {"calibration": "Mean calibration, soft (κ)", "constraint": "Mean constraint, hard (max-ent)",
+                 "constraint_x1": "Mean constraint on x₁ only, hard", "moment": "Mean and variance of x₁, hard",
                  "tilt": "Pointwise tilt r(x) = x₁ (λ)", "entropy": "Entropy: diversity (γ)",
                  "repulsion": "Kernel repulsion (γ)"}
-STRENGTH = {"calibration": ("κ", 4.0), "tilt": ("λ", 1.0), "entropy": ("γ", 1.0), "repulsion": ("γ", 10.0)}
+STRENGTH = {"calibration": ("κ", 4.0), "moment": ("Var x₁", 0.5), "tilt": ("λ", 1.0), "entropy": ("γ", 1.0),
+            "repulsion": ("γ", 10.0)}
 PARTICLES = [250, 500, 1000, 2000, 4000]
 LIVE: dict = {}   # the baselines' and the protein's live panels show by default
 GRID = np.linspace(-3, 3, 121)
@@ -35,13 +38,23 @@ def cached_run(config: ScenarioConfig, seed: int):
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def cached_target(config: ScenarioConfig):
-    return exact_target(config, n=4000)
+def cached_density(config: ScenarioConfig):
+    """The exact target on the targets' grid (marginals, checks) and on the plot's grid (contours)."""
+    return target_density(config), target_density(config, [GRID] * BASES[config.base].dim)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def cached_density(config: ScenarioConfig):
-    return target_density(config, [GRID] * BASES[config.base].dim)
+def cached_coordinates(config: ScenarioConfig, seed: int):
+    return check_coordinates(config, cached_run(config, seed), cached_density(config)[0], seed=seed)
+
+
+def whole_target_check(config: ScenarioConfig, seed: int, progress=None):
+    """The binned 2-D W1 (POT) against its floor, in a live panel: POT imports torch."""
+    report = progress or (lambda *a: True)
+    report(0, 1, {})
+    out = check_target(config, run(config, seed), target_density(config), seed=seed)
+    report(1, 1, {})
+    return out
 
 
 def controls():
@@ -52,11 +65,12 @@ def controls():
     if reward in STRENGTH:
         name, default = STRENGTH[reward]
         strength = bound(c[2].number_input, f"Strength {name}", key=f"strength_{reward}",
-                         min_value=0.5 if reward == "calibration" else 0.0, max_value=50.0, value=default, step=0.5)
+                         min_value=0.5 if reward == "calibration" else 0.0, max_value=4.0 if reward == "moment" else 50.0,
+                         value=default, step=0.1 if reward == "moment" else 0.5)
     tx = ty = 0.0
-    if reward in ("calibration", "constraint"):
+    if reward in ("calibration", "constraint", "constraint_x1", "moment"):
         tx = bound(c[3].number_input, "Target mean x₁", key="tx", min_value=-3.0, max_value=3.0, value=0.8, step=0.1)
-        if base == "mixture2d":
+        if base == "mixture2d" and reward in ("calibration", "constraint"):
             ty = bound(c[4].number_input, "Target mean x₂", key="ty", min_value=-3.0, max_value=3.0, value=0.3,
                        step=0.1)
     d = st.columns([1, 1, 1.4, 1, 0.8, 0.8])
@@ -127,21 +141,61 @@ def ess_figure(result, n: int) -> go.Figure:
     return fig
 
 
-def marginals_figure(result, target, base_samples, dim: int) -> go.Figure:
+def marginals_figure(result, density: np.ndarray, base_samples, dim: int) -> go.Figure:
+    """Every coordinate's marginal: the base, the weighted particles and the exact target (from the grid)."""
     fig = make_subplots(rows=1, cols=dim, subplot_titles=[f"x{'₁₂'[k]}" for k in range(dim)])
     bins = np.linspace(-3, 3, 61)
     centres = (bins[:-1] + bins[1:]) / 2
+    axis = target_axes_of(dim)[0]
     for k in range(dim):
-        series = [("base", base_samples[:, k], None, COLORS[7], "dot"),
-                  ("steered (weighted)", result.positions[:, k], result.weights, COLORS[0], "solid")]
-        if target is not None:
-            series.append(("exact target", target[:, k], None, COLORS[2], "dash"))
-        for name, x, w, color, dash in series:
-            density, _ = np.histogram(x, bins=bins, weights=w, density=True)
-            fig.add_trace(go.Scatter(x=centres, y=density, mode="lines", name=name, showlegend=k == 0,
+        for name, x, w, color, dash in (("base", base_samples[:, k], None, COLORS[7], "dot"),
+                                        ("steered (weighted)", result.positions[:, k], result.weights, COLORS[0],
+                                         "solid")):
+            hist, _ = np.histogram(x, bins=bins, weights=w, density=True)
+            fig.add_trace(go.Scatter(x=centres, y=hist, mode="lines", name=name, showlegend=k == 0,
                                      line=dict(color=color, dash=dash, shape="hvh")), row=1, col=k + 1)
-    fig.update_layout(title="Marginals: target against result", height=320, legend=dict(orientation="h", y=-0.25))
+        marginal = density.sum(axis=tuple(j for j in range(dim) if j != k)) / (axis[1] - axis[0])
+        fig.add_trace(go.Scatter(x=axis, y=marginal, mode="lines", name="exact target", showlegend=k == 0,
+                                 line=dict(color=COLORS[2], dash="dash")), row=1, col=k + 1)
+    fig.update_xaxes(range=[-3, 3])
+    fig.update_layout(title="Marginals on every coordinate: exact target against the weighted particles", height=320,
+                      legend=dict(orientation="h", y=-0.25))
     return fig
+
+
+def target_axes_of(dim: int):
+    return target_axes(ScenarioConfig(base="mixture2d" if dim == 2 else "mixture1d"))
+
+
+def coordinates_table(check) -> pd.DataFrame:
+    rows = []
+    for k in range(len(check.w1)):
+        rows.append({"coordinate": f"x{k + 1}", "mean (particles)": check.particle_mean[k],
+                     "mean (exact)": check.target_mean[k], "(mean diff) / SE": (check.particle_mean[k] - check.target_mean[k])
+                     / check.mean_se[k], "sd (particles)": check.particle_sd[k], "sd (exact)": check.target_sd[k],
+                     "W1": check.w1[k], "W1 floor (ESS exact samples)": check.floor[k]})
+    return pd.DataFrame(rows).round(3)
+
+
+def batch_section(config: ScenarioConfig, seed: int) -> None:
+    gamma = config.strength if config.reward == "repulsion" else 10.0
+    n = min(config.n_particles, BATCH_PARTICLES)
+    st.markdown(
+        f"Particle guidance pushes each particle's prediction down the gradient of γ·mean k(zᵢ, zⱼ). That is the "
+        f"gradient of the kernel-repulsion reward's first variation at the current batch, so particle guidance is "
+        f"the framework's proposal with the weights dropped. The run below (γ = {gamma:g}, {n} "
+        "particles) checks that the two drifts give the same samples, then adds the weights and measures each "
+        "against the exact mean-field repulsion target.")
+    cfg = ScenarioConfig(base=config.base, reward="repulsion", strength=gamma)
+    run = live_panel(f"distributional_steering/batch:{config.base}:{gamma:g}:{n}:{seed}", batch_level,
+                     {"config": cfg, "seed": int(seed), "n_particles": n}, start_label="Compare with particle guidance")
+    if run is None or run.state not in ("done", "stopped") or not run.result:
+        return
+    out = run.result
+    st.metric("Largest gap, particle guidance vs the framework's unweighted proposal", f"{out['max_gap']:.1e}")
+    st.dataframe(pd.DataFrame(out["rows"]).round(3), hide_index=True)
+    st.caption("Binned W1 (POT, 20 × 20 bins) to the exact repulsion target on a grid; floor: the same distance "
+               "for as many exact samples as the method's effective sample size.")
 
 
 def protein_section(seed: int) -> None:
@@ -235,7 +289,8 @@ def render() -> None:
         st.error(str(error))
         return
     result = cached_run(config, seed)
-    target = cached_target(config)
+    density, density_plot = cached_density(config)
+    check = cached_coordinates(config, seed)
     dim = BASES[config.base].dim
 
     left, right = st.columns([1.3, 1])
@@ -243,32 +298,48 @@ def render() -> None:
         index = bound(st.slider, "Diffusion step (snapshot)", key="snapshot", min_value=1,
                       max_value=len(result.snapshots), value=len(result.snapshots),
                       help="From pure noise (1) to the final samples.")
-        show(particles_figure(result, index - 1, cached_density(config), dim), key="chart-particles")
+        show(particles_figure(result, index - 1, density_plot if dim == 2 else None, dim), key="chart-particles")
     with right:
         m = st.columns(2)
         m[0].metric("Final ESS", f"{1.0 / (result.weights @ result.weights):.0f} / {config.n_particles}")
         m[1].metric("Resamplings", f"{len(result.resample_times)}")
         m = st.columns(2)
-        mean = result.mean()
-        m[0].metric("Weighted mean", ", ".join(f"{v:.2f}" for v in mean))
-        if target is not None:
-            m[1].metric("Exact target mean", ", ".join(f"{v:.2f}" for v in target.mean(0)))
+        m[0].metric("Weighted mean", ", ".join(f"{v:.2f}" for v in check.particle_mean))
+        m[1].metric("Exact target mean", ", ".join(f"{v:.2f}" for v in check.target_mean))
+        m = st.columns(2)
+        m[0].metric("W1 per coordinate", ", ".join(f"{v:.3f}" for v in check.w1))
+        m[1].metric("Monte Carlo floor", ", ".join(f"{v:.3f}" for v in check.floor),
+                    help="W1 of as many exact samples of the target as the particles' effective sample size.")
         st.markdown(
             "**What you are seeing.** Particles start as noise (t = 1) and follow the base model's reverse "
             "diffusion. Inside the steering window the reward's self-consistent potential φ = δR/δμ[μ*] is "
-            "solved on the weighted Tweedie predictions; each particle's weight is its potential relative to "
+            "solved on the weighted Tweedie predictions (for moment rewards, on the clean measure they predict: "
+            "the tilt is the final one from the start); each particle's weight is its potential relative to "
             "its ancestor's, and when the effective sample size drops below the threshold the particles are "
             "resampled. The orange lines bound the regions holding 50 % and 90 % of the exact tilted "
-            "target (closed form); the final weighted particles should fill them. A soft calibration lands between the base mean and the target "
-            "(κ sets how far); the hard constraint lands on it.")
+            "target (on a grid). The check is the whole measure, not only what the reward constrains: every "
+            "coordinate's mean, spread and W1 against the exact target, next to the W1 a perfect sampler of the "
+            "same effective size gets.")
     a, b = st.columns(2)
     with a:
         show(ess_figure(result, config.n_particles), key="chart-ess")
     with b:
-        show(marginals_figure(result, target, BASES[config.base].sample(4000, 1), dim), key="chart-marginals")
+        show(marginals_figure(result, density, BASES[config.base].sample(4000, 1), dim), key="chart-marginals")
+    st.dataframe(coordinates_table(check), hide_index=True)
+    panel = live_panel("distributional_steering/whole:" + ":".join(str(v) for v in config.to_dict().values())
+                       + f":{seed}", whole_target_check, {"config": config, "seed": int(seed)},
+                       start_label="Measure the 2-D distance (POT) against its floor")
+    if panel is not None and panel.state == "done" and panel.result is not None:
+        whole = panel.result
+        c = st.columns(3)
+        c[0].metric("Binned W1 to the exact target", f"{whole.distance:.3f}")
+        c[1].metric("Monte Carlo floor", f"{whole.floor:.3f}")
+        c[2].metric("Ratio", f"{whole.distance / whole.floor:.2f}")
 
     st.subheader("Against the baselines", divider="gray")
     baselines_section(config, seed)
+    st.subheader("Particle guidance as a special case", divider="gray")
+    batch_section(config, seed)
     st.subheader("A toy protein: calibrate the mean foldedness", divider="gray")
     protein_section(seed)
     with st.expander("Details"):

@@ -7,9 +7,13 @@ interacting particle scheme samples it, recovers pointwise (FK) steering when R 
 grounds batch-level heuristics such as particle guidance.
 
 Our formulation and choices: the target and the reward table in :mod:`.rewards` (first variations,
-how each self-consistent tilt is solved); the particle scheme in :mod:`.steer` (log-weights
-c + phi_t - phi_resampled, ESS-triggered resampling, optional guided proposal with an exact
-importance correction); the VP diffusion and its Euler-Maruyama kernel in :mod:`.sde`; exact
+how each self-consistent tilt is solved; for moment rewards the tilt is solved on the clean measure
+the noisy particles predict, so intermediate tilts are the final one, not the extreme tilts that
+force the predictions themselves onto the constraint); the particle scheme in :mod:`.steer`
+(log-weights c + phi_t - phi_resampled, ESS-triggered resampling, optional guided proposal with an
+exact importance correction); particle guidance recovered as the framework's unweighted proposal
+for kernel repulsion in :mod:`.baselines`; whole-measure checks (binned W1 by POT against its Monte
+Carlo floor) in :mod:`.oracles`; the VP diffusion and its Euler-Maruyama kernel in :mod:`.sde`; exact
 mixture scores in :mod:`.base`, closed forms in :mod:`.closed_forms`; baselines (unguided,
 gradient-only guidance, FK steering, particle guidance) in :mod:`.baselines`; a learned noise-prediction
 denoiser in :mod:`.denoiser`; the toy protein (Gō bead chain, Langevin reference, foldedness, max-ent
@@ -17,10 +21,13 @@ reweighting) in :mod:`.protein`; ready-made page scenarios in :mod:`.scenarios`.
 """
 
 from core.distributional_steering.base import GaussianMixtureBase
-from core.distributional_steering.baselines import fk_steering, gradient_guidance, particle_guidance, unguided
+from core.distributional_steering.baselines import (fk_steering, gradient_guidance, particle_guidance, plugin_guidance,
+                                                    unguided)
 from core.distributional_steering.denoiser import LearnedBase, load_denoiser, train_denoiser
 from core.distributional_steering.protein import foldedness, load_protein, maxent_reweight
-from core.distributional_steering.closed_forms import exponential_tilt, mean_calibration_tilt, tempered_grid
+from core.distributional_steering.closed_forms import (exponential_tilt, linear_tilt_grid, mean_calibration_tilt,
+                                                       repulsion_grid, tempered_grid)
+from core.distributional_steering.oracles import grid_sample, histogram_distance, monte_carlo_floor
 from core.distributional_steering.resampling import SCHEMES, ess, resample
 from core.distributional_steering.rewards import (EntropyReward, KernelRepulsion, MeanCalibration, MMDToTarget,
                                                   MomentConstraint, PointwiseReward, Potential)
@@ -31,7 +38,8 @@ from core.distributional_steering.claims import CLAIMS  # noqa: E402
 __all__ = [
     "CLAIMS", "GaussianMixtureBase", "steer", "SteeringResult", "PointwiseReward", "MeanCalibration", "MomentConstraint",
     "EntropyReward", "KernelRepulsion", "MMDToTarget", "Potential", "unguided", "gradient_guidance",
-    "fk_steering", "particle_guidance", "exponential_tilt", "mean_calibration_tilt", "tempered_grid",
+    "fk_steering", "particle_guidance", "plugin_guidance", "exponential_tilt", "mean_calibration_tilt", "tempered_grid",
+    "linear_tilt_grid", "repulsion_grid", "grid_sample", "histogram_distance", "monte_carlo_floor",
     "ess", "resample", "SCHEMES", "LearnedBase", "train_denoiser", "load_denoiser", "foldedness", "load_protein",
     "maxent_reweight",
 ]

@@ -8,6 +8,13 @@
   between resamplings (the "difference" potential), resampling when ESS < threshold * n.
 - ``particle_guidance``: batch repulsion in the drift (Corso et al.): each particle's Tweedie
   prediction is pushed down the gradient of gamma * mean_j k(z_i, z_j); no weights.
+- ``plugin_guidance``: the framework's guided proposal with the weights dropped and the potential
+  read, every step, as the first variation dR/dmu at the current unweighted batch (no
+  self-consistent solve). For R = -(gamma/2) E k(X, X') (:class:`.rewards.KernelRepulsion`) and
+  the Jacobian d x0_hat / dx taken as 1/alpha_t ("isotropic") it is particle guidance step for step
+  (tested): particle guidance is the framework's proposal for the repulsion reward, and the
+  framework's weights are what turn it into a sampler of the mean-field target
+  mu* proportional to p exp(-gamma int k(., y) dmu*(y)).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from core.common.progress import report
 from core.common.seeding import make_rng
 from core.distributional_steering import sde
 from core.distributional_steering.resampling import ess, resample
-from core.distributional_steering.steer import SteeringResult, check_run, guidance_gradient
+from core.distributional_steering.steer import SteeringResult, check_run, finite_difference_grad, guidance_gradient
 
 
 def _run(base, n_particles, seed, n_steps, drift=None, progress=None):
@@ -72,6 +79,22 @@ def particle_guidance(base, gamma: float, bandwidth: float = 0.5, n_particles: i
         # 1/alpha_t (d z / d x ~ 1/alpha_t)
         push = (k.sum(1)[:, None] * z - k @ z) / len(z)
         return gamma * push / bandwidth**2 / sde.alpha(t)
+    return _uniform(_run(base, n_particles, seed, n_steps, drift, progress))
+
+
+def plugin_guidance(base, reward, n_particles: int = 1000, seed: int = 0, n_steps: int = 200, scale: float = 1.0,
+                    jacobian: str = "isotropic", progress=None) -> SteeringResult:
+    """Unweighted sampling with the drift scale * var * grad_x phi(x0_hat(x)), phi = reward.first_variation
+    at the current batch with equal weights; ``jacobian`` "isotropic" carries grad_z to x by 1/alpha_t,
+    "tweedie" differentiates through the score as :func:`.steer.guidance_gradient` does."""
+    if jacobian not in ("isotropic", "tweedie"):
+        raise ValueError(f"jacobian: {jacobian!r} is not an option; allowed 'isotropic' or 'tweedie'")
+
+    def drift(x, z, t):
+        potential = reward.first_variation(z, np.full(len(z), 1.0 / len(z)))
+        if jacobian == "tweedie":
+            return scale * guidance_gradient(base, potential, x, t)
+        return scale * finite_difference_grad(potential.at, z) / sde.alpha(t)
     return _uniform(_run(base, n_particles, seed, n_steps, drift, progress))
 
 

@@ -1,5 +1,7 @@
 """A stop ends the baselines' comparison and the protein run at once, and says what was skipped."""
 
+import numpy as np
+
 from core.common.progress import ProgressLog
 from core.distributional_steering import unguided
 from core.distributional_steering.scenarios import STEPS, ScenarioConfig, base_of, compare, steer_foldedness
@@ -31,3 +33,12 @@ def test_a_stopped_baseline_returns_its_current_particles():
     assert len(log.steps) == 5 and result.positions.shape == (80, 2)
     # five steps in, t is near 1: Tweedie predictions sit close to the base mean, far tighter than samples
     assert result.positions.std(0).max() < 0.5 * unguided(base, 80, seed=1).positions.std(0).min()
+
+
+def test_the_batch_level_comparison_stops_inside_particle_guidance():
+    from core.distributional_steering.scenarios import batch_level
+
+    log = ProgressLog(stop_after=3)
+    out = batch_level(ScenarioConfig(reward="repulsion", strength=4.0), seed=0, n_particles=50, progress=log)
+    assert out["stopped"] and out["rows"] == [] and np.isnan(out["max_gap"]) and len(log.steps) == 3
+    assert set(log.totals) == {4 * STEPS}
