@@ -17,7 +17,10 @@ class TikhonovConfig(Config):
     degree: int = param(4, low=1, high=10, integer=True, doc="degree K of the Bernstein polynomial p")
     q_hops: int = param(2, low=0, high=6, integer=True, doc="message-passing hops of the Q-network")
     eps_q: float = param(1e-3, low=1e-6, high=1.0, doc="q = softplus(.) + eps_q")
-    solver: str = choice("dense", ("dense", "cg"))
+    solver: str = choice("dense", ("dense", "cg"), doc="dense solve (small graphs) or matrix-free CG")
+    encoder: str = choice("linear", ("linear", "mlp"), doc="what the Tikhonov layer propagates: a linear or an MLP "
+                          "map of the node features (an MLP can decide on a node's own features before q acts)")
+    q_penalty: float = param(0.0, low=0.0, high=10.0, doc="weight of mean(q) in the loss: large q only where needed")
     baseline_layers: int = param(3, low=1, high=8, integer=True)
     epochs: int = param(80, low=1, high=2000, integer=True)
     batch_size: int = param(32, low=1, high=1024, integer=True)

@@ -17,6 +17,7 @@ from core.tikhonov_gnn.operator import (
     bernstein_eval,
     bernstein_to_monomial,
     filter_kind,
+    normalize_parameters,
     normalized_laplacian,
     tikhonov_operator,
 )
@@ -32,6 +33,8 @@ class Explanation:
     kind: str                     # low-pass, high-pass, band-pass or all-pass
     operator: np.ndarray          # R, (n, n)
     layer: int
+    q_normalized: np.ndarray      # q / c with c = mean of p over spec(L): what R identifies
+    p_spectrum: np.ndarray        # p(lambda_i) / c at the eigenvalues (ascending)
 
 
 def explanation_from_scores(q, theta, graph: Graph, layer: int = 0, grid: int = 201,
@@ -66,9 +69,9 @@ def explanation_from_scores(q, theta, graph: Graph, layer: int = 0, grid: int = 
         operator = tikhonov_operator(laplacian, q, coeffs)
     lam = np.linspace(0.0, LAMBDA_MAX, grid)
     p = bernstein_eval(theta, lam)
-    eig = np.linalg.eigvalsh(laplacian)
+    q_norm, p_spec, eig = normalize_parameters(laplacian, q, coeffs)
     return Explanation(q, lam, p, coeffs, np.clip(eig, 0.0, LAMBDA_MAX), filter_kind(lam, p),
-                       np.asarray(operator, dtype=float), layer)
+                       np.asarray(operator, dtype=float), layer, q_norm, p_spec)
 
 
 def explain(model, graph: Graph, layer: int = 0, grid: int = 201) -> Explanation:

@@ -9,6 +9,20 @@ The layer parametrises p in the Bernstein basis of degree K on [0, 2] (as BernNe
 p(lambda) = sum_k theta_k C(K, k) (lambda/2)^k (1 - lambda/2)^(K-k). With theta_k >= 0, p >= 0 on
 [0, 2] by construction, while low-, high- and band-pass shapes all stay reachable (monomial
 coefficients >= 0 would only allow p increasing, i.e. low-pass filters).
+
+Identifiability. R^-1 = I + Q^-1 p(L), so R determines Q^-1 p(L), and nothing more:
+
+- scale: (q, p) -> (c q, c p) leaves R unchanged for every c > 0;
+- p is seen only through p(L) = U diag(p(lambda_i)) U^T, i.e. only on the spectrum of L: two
+  polynomials equal on spec(L) give the same R (on K5, spec = {0, 1.25}, a p with p(2) = 1.9 gives
+  the R of p = 1).
+
+:func:`normalize_parameters` fixes both (ours): it divides by the mean of p over the spectrum,
+c = tr p(L) / n, and keeps p only at the eigenvalues. :func:`parameters_from_operator` recovers
+that normalised (q, p|spec) from R alone (q from the symmetry of p(L) = Q (R^-1 - I)), which shows
+the map from normalised explanations to operators is one-to-one where the recovery succeeds, i.e.
+when the graph is connected and p(L) is not diagonal. The layer itself fixes the scale of p by
+keeping the mean of its Bernstein coefficients at 1 (:mod:`.layer`).
 """
 
 from __future__ import annotations
@@ -112,3 +126,78 @@ def filter_kind(lam: np.ndarray, p: np.ndarray, flat_tol: float = 0.05) -> str:
     if at >= 0.75 * LAMBDA_MAX:
         return "high-pass"
     return "band-pass"
+
+
+def normalize_parameters(laplacian: np.ndarray, q, poly_coeffs):
+    """The scale-free explanation (q / c, p(lambda_i) / c, lambda_i), c = tr p(L) / n.
+
+    Parameters
+    ----------
+    laplacian : array (n, n)
+        The normalised Laplacian.
+    q : array (n,)
+        Positive node scores.
+    poly_coeffs : array (K + 1,)
+        Monomial coefficients of p (p >= 0 on [0, 2]).
+
+    Returns
+    -------
+    q_normalized : ndarray (n,)
+    p_spectrum : ndarray (n,)
+        p at the eigenvalues of L (ascending), divided by c; they average 1.
+    eigenvalues : ndarray (n,)
+
+    Notes
+    -----
+    Two parameterisations with the same R map to the same triple: (c q, c p) by construction, and
+    polynomials equal on spec(L) because only their values there enter.
+    """
+    laplacian = np.asarray(laplacian, dtype=float)
+    q = check_q(q, laplacian.shape[0])
+    check_polynomial(poly_coeffs)
+    eig = np.linalg.eigvalsh(laplacian)
+    p_spec = poly_eval(poly_coeffs, eig)
+    scale = float(p_spec.mean())
+    if scale <= 0:
+        raise ValueError("poly_coeffs: p vanishes on the whole spectrum; allowed p with p(lambda) > 0 somewhere on spec(L)")
+    return q / scale, p_spec / scale, eig
+
+
+def parameters_from_operator(operator: np.ndarray, laplacian: np.ndarray):
+    """Recover the normalised (q, p|spec) of :func:`normalize_parameters` from R alone.
+
+    With M = R^-1 - I = Q^-1 p(L), the symmetry of p(L) = Q M gives q_i M_ij = q_j M_ji, a
+    homogeneous linear system whose null vector is q up to scale (unique when the nonzero
+    off-diagonal entries of M connect the graph). Then P = Q M, c = tr P / n, and p(lambda_i) / c
+    is the i-th diagonal entry of U^T P U / c with L = U diag(lambda) U^T.
+
+    Parameters
+    ----------
+    operator : array (n, n)
+        R = (p(L) + Q)^-1 Q.
+    laplacian : array (n, n)
+
+    Returns
+    -------
+    q_normalized, p_spectrum, eigenvalues : ndarray (n,)
+    """
+    R = np.asarray(operator, dtype=float)
+    laplacian = np.asarray(laplacian, dtype=float)
+    n = R.shape[0]
+    if R.shape != laplacian.shape:
+        raise ValueError(f"operator: shape {R.shape} does not match the Laplacian's {laplacian.shape}; allowed (n, n)")
+    M = np.linalg.inv(R) - np.eye(n)
+    i, j = np.triu_indices(n, 1)
+    rows = np.zeros((i.size, n))
+    rows[np.arange(i.size), i] = M[i, j]
+    rows[np.arange(i.size), j] = -M[j, i]
+    _, sing, vt = np.linalg.svd(rows)
+    if n > 1 and sing.size >= n - 1 and sing[n - 2] < 1e-9 * max(sing[0], 1e-300):
+        raise ValueError("operator: q is not identified (p(L) is diagonal or the graph is disconnected); allowed "
+                         "operators of connected graphs with a non-constant p on spec(L)")
+    q = vt[-1] * np.sign(vt[-1].sum())
+    P = q[:, None] * M
+    P = (P + P.T) / 2
+    scale = float(np.trace(P) / n)
+    eig, U = np.linalg.eigh(laplacian)
+    return q / scale, np.einsum("ki,kl,li->i", U, P, U) / scale, eig

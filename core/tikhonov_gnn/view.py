@@ -101,6 +101,23 @@ def load_view(name: str, assets: Path = ASSETS) -> ShippedView | None:
                            {str(m): float(a) for m, a in zip(z["models"], z["accuracy"])}, z["positions"])
 
 
+RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results" / "tikhonov_gnn.json"
+
+
+def load_cross_validation(dataset: str, results: Path = RESULTS) -> dict | None:
+    """The bench's 10-fold accuracies for ``dataset`` (``{model: {"mean", "std", "fold_accuracies"}}``),
+    or None when the bench has not cross-validated it (plain JSON, no torch)."""
+    import json
+
+    path = Path(results)
+    if not path.is_file():
+        return None
+    cv = json.loads(path.read_text()).get(f"{dataset}_10fold")
+    if not cv:
+        return None
+    return {m: {k: cv[m][k] for k in ("mean", "std", "fold_accuracies")} for m in cv}
+
+
 def layout(adjacency: np.ndarray, seed: int = 0) -> np.ndarray:
     """Node positions for drawing, (n, 2): Kamada-Kawai up to 80 nodes, a seeded spring layout beyond.
 

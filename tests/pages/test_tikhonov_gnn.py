@@ -7,7 +7,8 @@ import threading
 import numpy as np
 import pytest
 
-from core.tikhonov_gnn import DATASETS, load_view
+from core.tikhonov_gnn import DATASETS, load_dataset, load_view
+from core.tikhonov_gnn.view import load_cross_validation
 from pages.tikhonov_gnn import LIVE
 from tests.pages import apptest
 
@@ -72,12 +73,27 @@ def values(v):
 def test_the_first_view_draws_the_shipped_arrays():
     at = open_page(graph="3")
     view = load_view("motifs")
+    e = view.explanation(load_dataset("motifs"), 3)
     nodes = chart(at, "chart-graph")["data"][1]
-    np.testing.assert_allclose(values(nodes["marker"]["color"]), np.log10(view.scores(3)), rtol=1e-6)
+    np.testing.assert_allclose(values(nodes["marker"]["color"]), np.log10(e.q_normalized), rtol=1e-6)
+    np.testing.assert_allclose(e.q_normalized, view.scores(3) / bernstein_mean_on_spectrum(e), rtol=1e-9)
     p = chart(at, "chart-p")["data"][0]
     np.testing.assert_allclose(values(p["y"]), view.p, rtol=1e-9)
     models = dict(zip(at.dataframe[0].value["model"], at.dataframe[0].value["accuracy"]))
     assert models == pytest.approx({f"{k} (shipped)": v for k, v in view.accuracy.items()})
+
+
+def bernstein_mean_on_spectrum(e):
+    """c = mean of p over the spectrum, from the shipped p's monomial form (independent of q_normalized)."""
+    return float(np.polynomial.polynomial.polyval(e.eigenvalues, e.poly_coeffs).mean())
+
+
+def test_mutag_shows_the_cross_validated_accuracies_of_the_bench():
+    at = open_page(dataset="MUTAG (molecules)")
+    cv = load_cross_validation("mutag")
+    models = dict(zip(at.dataframe[0].value["model"], at.dataframe[0].value["accuracy"]))
+    assert models == pytest.approx({f"{m} (10-fold mean)": v["mean"] for m, v in cv.items()})
+    assert any("10-fold cross-validation" in c.value for c in at.caption)
 
 
 def test_a_stopped_live_run_shows_its_partial_model():

@@ -27,8 +27,30 @@ def test_motifs_plant_a_house_or_a_cycle_marked_as_truth():
         expected = nx.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (0, 4), (1, 4)]) if g.label == 0 else nx.cycle_graph(5)
         assert nx.is_isomorphic(motif, expected)
         base = graph.subgraph(np.flatnonzero(~g.truth).tolist())
-        assert nx.is_tree(base)  # the only cycles are the motif's
+        if g.label == 0:
+            assert nx.is_tree(base)  # the only cycles are the motif's
+        else:                        # one chord in the base tree, closing a cycle of 6 or more
+            (cycle,) = nx.cycle_basis(base)
+            assert len(cycle) >= 6 and base.number_of_edges() == base.number_of_nodes()
     assert load_dataset("motifs", seed=3).graphs[0].adjacency.tolist() == d.graphs[0].adjacency.tolist()
+
+
+def degree_counts(d):
+    return np.array([np.bincount(g.adjacency.sum(1).astype(int), minlength=16)[:16] for g in d.graphs])
+
+
+def test_motif_classes_share_edge_counts_and_degree_histograms_so_a_structure_free_model_is_at_chance():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+
+    d = load_dataset("motifs", seed=1)
+    assert {int(g.adjacency.sum()) // 2 for g in d.graphs} == {26}
+    X = np.hstack([degree_counts(d), [[g.n_nodes] for g in d.graphs]])
+    structure_free = cross_val_score(LogisticRegression(max_iter=5000), X, d.labels, cv=5).mean()
+    assert structure_free <= 0.6
+    # The control: structure does carry the label (houses hold the only triangles), so the data is not noise.
+    triangles = np.array([[sum(nx.triangles(nx.from_numpy_array(g.adjacency)).values()) // 3] for g in d.graphs])
+    assert cross_val_score(LogisticRegression(), triangles, d.labels, cv=5).mean() == 1.0
 
 
 def test_planted_feature_class_is_one_nodes_own_feature():
@@ -49,6 +71,33 @@ def test_sbm_edges_follow_the_blocks(name, within):
         total += u.size
     share = same / total
     assert share > 0.8 if within else share < 0.2
+
+
+def test_cuneiform_matches_the_canonical_statistics():
+    d = load_dataset("cuneiform")
+    assert len(d.graphs) == 267 and d.n_classes == 30 and d.n_features == 10 and d.task == "graph"
+    assert sorted(set(np.bincount(d.labels).tolist())) == [8, 9]
+    assert sum(g.n_nodes for g in d.graphs) == 5680
+    assert sum(int(g.adjacency.sum()) // 2 for g in d.graphs) == 11961
+    feats = np.concatenate([g.features for g in d.graphs])
+    np.testing.assert_allclose(feats[:, :7].sum(1), 2.0)                 # point type and orientation, one-hot
+    np.testing.assert_allclose(feats[:, 7:].mean(0), 0.0, atol=1e-5)
+    np.testing.assert_allclose(feats[:, 7:].std(0), 1.0, atol=1e-4)
+
+
+@pytest.mark.parametrize("distance", [1, 5])
+def test_bottleneck_target_reads_the_source_value_distance_hops_away(distance):
+    from core.tikhonov_gnn.data import make_bottleneck
+
+    d = make_bottleneck(distance, n_graphs=20, seed=2)
+    for g in d.graphs:
+        (source,), (target,) = np.flatnonzero(g.features[:, 0] == 1), np.flatnonzero(g.features[:, 1] == 1)
+        assert nx.shortest_path_length(nx.from_numpy_array(g.adjacency), source, target) == distance
+        assert (g.label >= 0).sum() == 1 and g.label[target] == int(g.features[source, 2] > 0)
+        assert g.truth[source] and g.truth.sum() == 1
+    assert set(np.unique(d.labels)) == {0, 1}
+    with pytest.raises(ValueError, match=r"^distance: 0 is out of range; allowed integers in \[1, 64\]$"):
+        make_bottleneck(0)
 
 
 def test_unknown_dataset_is_named():

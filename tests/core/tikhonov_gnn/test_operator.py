@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 import torch
 
-from core.tikhonov_gnn.layer import bernstein_matrix, conjugate_gradient, dense_laplacian
-from core.tikhonov_gnn.operator import (bernstein_eval, bernstein_to_monomial, filter_kind, normalized_laplacian,
-                                        poly_eval, poly_matrix, tikhonov_objective, tikhonov_operator)
+from core.tikhonov_gnn.layer import (bernstein_matrix, dense_laplacian, sparse_laplacian, tikhonov_solve)
+from core.tikhonov_gnn.operator import (bernstein_eval, bernstein_to_monomial, filter_kind, normalize_parameters,
+                                        normalized_laplacian, parameters_from_operator, poly_eval, poly_matrix,
+                                        tikhonov_objective, tikhonov_operator)
 
 KARATE = nx.to_numpy_array(nx.karate_club_graph(), weight=None)
 
@@ -67,17 +68,87 @@ def test_torch_layer_matches_numpy_operator():
     np.testing.assert_allclose(P, poly_matrix(bernstein_to_monomial(theta.numpy()), L), atol=1e-10)
 
 
-def test_conjugate_gradient_matches_the_dense_solve_with_gradients():
-    torch.manual_seed(0)
-    A = torch.randn(3, 12, 12, dtype=torch.float64)
-    M = A @ A.transpose(-1, -2) + 12 * torch.eye(12, dtype=torch.float64)
-    b = torch.randn(3, 12, 4, dtype=torch.float64, requires_grad=True)
-    dense = torch.linalg.solve(M, b)
-    cg = conjugate_gradient(M, b, iters=100, tol=1e-24)
-    assert torch.allclose(dense, cg, atol=1e-9)
-    g_dense, = torch.autograd.grad(dense.sum(), b)
-    g_cg, = torch.autograd.grad(cg.sum(), b)
-    assert torch.allclose(g_dense, g_cg, atol=1e-8)
+def test_matrix_free_solve_matches_the_dense_solve_and_its_gradients():
+    """tikhonov_solve (CG on K products with a sparse L, implicit-function backward) against
+    torch.linalg.solve on p(L) + Q built densely, with autograd through the dense solve."""
+    rng = np.random.default_rng(3)
+    edges = np.array(np.nonzero(KARATE))
+    L_sparse = sparse_laplacian(torch.tensor(edges), 34, dtype=torch.float64)
+    L = torch.tensor(normalized_laplacian(KARATE))
+    np.testing.assert_allclose(L_sparse.to_dense().numpy(), L.numpy(), atol=1e-14)
+    leaves = [torch.tensor(v, requires_grad=True) for v in (rng.uniform(0.2, 2.0, 34), rng.uniform(0.1, 2.0, 5),
+                                                            rng.normal(size=(34, 3)))]
+    weights = torch.tensor(rng.normal(size=(34, 3)))
+    outs = []
+    for solve in ("cg", "dense"):
+        q, theta, rhs = leaves
+        if solve == "cg":
+            z = tikhonov_solve(q, theta, rhs, L_sparse, tol=1e-12, max_iter=2000, check_every=1)
+        else:
+            z = torch.linalg.solve(bernstein_matrix(theta, L[None])[0] + torch.diag(q), rhs)
+        outs.append((z.detach(), torch.autograd.grad((z * weights).sum(), leaves)))
+    (z_cg, g_cg), (z_dense, g_dense) = outs
+    assert torch.allclose(z_cg, z_dense, atol=1e-9)
+    for a, b in zip(g_cg, g_dense):
+        assert torch.allclose(a, b, atol=1e-8)
+    batched = tikhonov_solve(leaves[0].detach()[None], leaves[1].detach(), leaves[2].detach()[None], L[None],
+                             tol=1e-12, max_iter=2000)
+    assert torch.allclose(batched[0], z_dense, atol=1e-9)                  # the dense batched path too
+
+
+def test_matrix_free_solve_stops_at_its_relative_tolerance():
+    """A loose tolerance stops earlier and leaves a residual near it, whatever the scale of rhs."""
+    L = sparse_laplacian(torch.tensor(np.array(np.nonzero(KARATE))), 34, dtype=torch.float64)
+    q, theta = torch.full((34,), 0.05, dtype=torch.float64), torch.tensor([0.1, 1.0, 3.0], dtype=torch.float64)
+    M = torch.tensor(poly_matrix(bernstein_to_monomial(theta.numpy()), L.to_dense().numpy())) + torch.diag(q)
+    for scale in (1e-6, 1e6):
+        rhs = scale * torch.tensor(np.random.default_rng(0).normal(size=(34, 2)))
+        loose = tikhonov_solve(q, theta, rhs, L, tol=1e-3, check_every=1)
+        tight = tikhonov_solve(q, theta, rhs, L, tol=1e-10, check_every=1)
+        rel = lambda z: float((M @ z - rhs).norm(dim=0).max() / rhs.norm(dim=0).min())  # noqa: E731
+        assert rel(tight) < 1e-9 and 1e-10 < rel(loose) < 1e-3 * 1.5
+
+
+def test_the_same_operator_gives_the_same_normalised_explanation():
+    L = normalized_laplacian(KARATE)
+    rng = np.random.default_rng(4)
+    q, coeffs = rng.uniform(0.1, 3.0, 34), bernstein_to_monomial(rng.uniform(0.1, 2.0, 5))
+    R = tikhonov_operator(L, q, coeffs)
+    # The control: raw parameters 3x apart give the same R, so (q, p) itself cannot be identified.
+    np.testing.assert_allclose(tikhonov_operator(L, 3 * q, 3 * coeffs), R, atol=1e-12)
+    assert np.abs(3 * q - q).max() > 0.2
+    for a, b in zip(normalize_parameters(L, 3 * q, 3 * coeffs), normalize_parameters(L, q, coeffs)):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+    # K5 (spectrum {0, 1.25}): p = 1 + 0.6 lambda (lambda - 1.25) has p(2) = 1.9 but equals 1 on the spectrum.
+    K5 = normalized_laplacian(np.ones((5, 5)) - np.eye(5))
+    np.testing.assert_allclose(np.linalg.eigvalsh(K5), [0, 1.25, 1.25, 1.25, 1.25], atol=1e-12)
+    bump = [1.0, -0.75, 0.6]
+    assert poly_eval(bump, 2.0) == pytest.approx(1.9)
+    q5 = np.array([0.5, 1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_allclose(tikhonov_operator(K5, q5, bump), tikhonov_operator(K5, q5, [1.0]), atol=1e-12)
+    for a, b in zip(normalize_parameters(K5, q5, bump), normalize_parameters(K5, q5, [1.0])):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+
+
+def test_the_normalised_explanation_is_recovered_from_the_operator_alone():
+    """R -> (q / c, p|spec / c) is a left inverse of the map, so distinct normalised explanations give distinct R."""
+    for k in range(6):
+        rng = np.random.default_rng(10 + k)
+        g = nx.connected_watts_strogatz_graph(int(rng.integers(8, 25)), 4, 0.3, seed=k)
+        L = normalized_laplacian(nx.to_numpy_array(g))
+        eig = np.linalg.eigvalsh(L)
+        assert np.diff(eig).min() > 1e-6                                   # a simple spectrum
+        q, coeffs = rng.uniform(0.1, 5.0, L.shape[0]), bernstein_to_monomial(rng.uniform(0.05, 3.0, 6))
+        expected = normalize_parameters(L, q, coeffs)
+        recovered = parameters_from_operator(tikhonov_operator(L, q, coeffs), L)
+        for a, b in zip(recovered, expected):
+            np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+        q2 = q.copy()
+        q2[0] *= 1.5                                                       # another normalised explanation ...
+        other = parameters_from_operator(tikhonov_operator(L, q2, coeffs), L)
+        assert np.abs(other[0] - expected[0]).max() > 1e-3                 # ... read back as different
+    with pytest.raises(ValueError, match="^operator: q is not identified"):
+        parameters_from_operator(tikhonov_operator(L, q, [2.0]), L)        # p constant: only q / p is seen
 
 
 def test_distinct_q_give_distinct_operators_and_the_receptive_field_is_global():
@@ -100,6 +171,7 @@ def test_distinct_q_give_distinct_operators_and_the_receptive_field_is_global():
     (lambda: tikhonov_operator(normalized_laplacian(KARATE), np.ones(3), [0.0, 1.0]), r"^q: shape \(3,\) does not match the graph; allowed \(34,\)"),
     (lambda: tikhonov_operator(normalized_laplacian(KARATE), np.ones(34), [0.1, -1.0]), r"^poly_coeffs: p\(2\) = -1.9 < 0; allowed polynomials with p >= 0 on \[0, 2\]"),
     (lambda: normalized_laplacian(np.array([[0, 1], [0, 0]])), "^adjacency: must be symmetric"),
+    (lambda: parameters_from_operator(np.eye(3), np.eye(4)), r"^operator: shape \(3, 3\) does not match"),
 ])
 def test_bad_input_is_refused(call, message):
     with pytest.raises(ValueError, match=message):

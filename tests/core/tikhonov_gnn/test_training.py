@@ -33,6 +33,39 @@ def test_padding_does_not_change_a_graphs_output():
     assert torch.allclose(a[0], b[0], atol=1e-5)
 
 
+def test_the_layer_fixes_the_scale_of_p_and_its_two_solvers_agree():
+    from core.tikhonov_gnn.layer import TikhonovLayer
+
+    d = load_dataset("mutag")
+    batch = collate(d, [0, 1, 2])                       # padded: graphs of different sizes
+    torch.manual_seed(0)
+    dense = TikhonovLayer(4, 7, degree=5, q_hidden=8, solver="dense")
+    with torch.no_grad():
+        dense.theta_raw.normal_()
+    cg = TikhonovLayer(4, 7, degree=5, q_hidden=8, solver="cg", cg_tol=1e-7)
+    cg.load_state_dict(dense.state_dict())
+    assert float(dense.theta.mean()) == pytest.approx(1.0) and float(dense.theta.std()) > 0.1
+    h = torch.randn(3, batch.x.shape[1], 4)
+    with torch.no_grad():
+        (za, qa), (zb, qb) = dense(h, batch.x, batch.adjacency, batch.mask), cg(h, batch.x, batch.adjacency, batch.mask)
+    assert torch.equal(qa, qb) and torch.allclose(za, zb, atol=1e-5)
+
+
+def test_the_q_penalty_adds_its_weight_times_mean_q_to_the_loss():
+    """One full batch and a negligible step: the losses differ by exactly penalty * mean q over real nodes."""
+    d = small()
+    losses = {}
+    for penalty in (0.0, 0.5):
+        config = TikhonovConfig(q_penalty=penalty, epochs=1, hidden=8, lr=1e-12, batch_size=1024, test_fraction=0.25)
+        result = train(config, d, seed=0)
+        losses[penalty] = float(result.loss[0])
+    batch = collate(d, result.train_index)
+    with torch.no_grad():
+        q = result.model.layers[0].qnet(batch.x, batch.adjacency, batch.mask)
+    assert losses[0.5] - losses[0.0] == pytest.approx(0.5 * float(q[batch.mask].mean()), rel=1e-4)
+    assert losses[0.5] - losses[0.0] > 0.01                                 # not a vacuous difference
+
+
 def test_explanation_operator_is_the_numpy_operator_with_the_learned_q_and_p():
     d = small()
     result = train(TikhonovConfig(**FAST), d, seed=0)
@@ -80,7 +113,7 @@ def test_empty_graphs_are_refused():
     d = Dataset("x", [empty], 2, "graph")
     with pytest.raises(ValueError, match="^dataset: contains an empty graph"):
         train(TikhonovConfig(**FAST), d)
-    model = small() and train(TikhonovConfig(**FAST), small(), seed=0).model
+    model = train(TikhonovConfig(**FAST), small(), seed=0).model
     with pytest.raises(ValueError, match="^graph: it has no nodes"):
         explain(model, empty)
 
