@@ -73,7 +73,10 @@ SYSTEMS = (
                                           "core.quantum_ng", "core.quantum_ng.assets")),
     System("mcr2", "MCR² error bound and linear convergence", THEMES[2],
            "The MCR² objective satisfies an error bound near its local maximisers, so first-order "
-           "methods converge linearly there."),
+           "methods converge linearly there.",
+           long=("ascend", "train_digits"),
+           page="pages.mcr2", warm=("core.mcr2", "core.mcr2.ship", "torch", "sklearn.linear_model",
+                                    "sklearn.datasets")),
     System("robust_decisions", "Robust decisions around predictions", THEMES[5],
            "Following a prediction can cost a constant excess loss however small its RMSE; acting against "
            r"the worst case in an $\varepsilon$-ball gives $O(\eta^{2/3})$ loss.",
