@@ -29,7 +29,7 @@ RENDER = textwrap.dedent("""
     from app.ui.warmup import warm_up
     warm_up([]).join()
     at.switch_page("../pages/interestingness_analysis.py").run()
-    t0 = time.perf_counter(); at.text_input(key="admin_password").input("bench").run(); first = time.perf_counter() - t0
+    t0 = time.perf_counter(); at.text_input(key="admin_password").input("bench-password-long").run(); first = time.perf_counter() - t0
     assert not at.exception, [e.message for e in at.exception]
     print(json.dumps({"first": first, "table": at.dataframe[0].value.to_dict("records")}))
 """)
@@ -37,7 +37,7 @@ RENDER = textwrap.dedent("""
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "STUDY_ADMIN_PASSWORD": "bench", "STUDY_DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"}
+        env = {**os.environ, "STUDY_ADMIN_PASSWORD": "bench-password-long", "STUDY_DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"}
         runs = [json.loads(subprocess.run([sys.executable, "-c", RENDER, MAIN, str(ROOT)], cwd=ROOT, env=env,
                                           capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
                 for _ in range(3)]

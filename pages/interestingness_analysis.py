@@ -112,7 +112,8 @@ def exclusion_controls(rows: list[dict], source) -> tuple[list[dict], ExclusionR
     seconds = c1.number_input("Exclude participants whose median seconds per problem is below", 0.0, 600.0,
                               0.0 if source == DEMO else DEFAULT_MIN_MEDIAN_SECONDS, 0.5, key=f"min_seconds:{source}")
     include = c2.toggle("Include excluded participants", False, key="include_excluded")
-    rule = ExclusionRule(float(seconds))
+    tolerated = 0 if source == DEMO else study_store().study(source)["max_failed_checks"]   # the study's own rule
+    rule = ExclusionRule(float(seconds), tolerated)
     kept, found = kept_rows(rows, rule)
     counts = found.to_dict()
     st.markdown(f"**Exclusions** (failed an attention check, did not finish, or median time per problem under "

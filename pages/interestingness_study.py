@@ -2,27 +2,67 @@
 completion code. A state machine on one page; the participant id lives in the URL (``?pid=``), so a
 reload or a crash resumes at the next unanswered item. Links carry ``study`` and, from Prolific,
 PROLIFIC_PID / STUDY_ID / SESSION_ID; ``pop`` fixes the population, otherwise the background
-questions place the participant. Nothing here shows anyone else's data."""
+questions place the participant. Nothing here shows anyone else's data.
+
+On the open web (core/interestingness/safety.py): every link parameter is checked (length,
+characters, NUL) before it reaches the database; ``pop`` counts only with ``sig``, its HMAC under
+``STUDY_SECRET``, so it cannot be edited; any error becomes a plain message with a reference code
+(the detail goes to the server's log), never a traceback. A link with a PROLIFIC_PID that already
+took part resumes that participant at their next unanswered item, skipping consent and background
+(Prolific participants come back that way); the store counts it and the admin view flags it."""
 
 from __future__ import annotations
 
-import html
+import json
 import secrets
 from datetime import datetime, timezone
 from urllib.parse import urlencode
 
 import streamlit as st
-from app.ui.study import study_store
+from app.ui.study import study_secret, study_store
 
 from core.interestingness import RATIONALES
+from core.interestingness.safety import check_http_url, check_link_params, reference, verify
 
+LINK_PARAMS = ("study", "pid", "pop", "sig", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
 PRACTICE = ("How many subsets of $\\{1, 2, 3\\}$ contain the element $1$?", "combinatorics")
 SCALE = {"interestingness": "1 = not at all interesting · 7 = extremely interesting",
          "difficulty": "1 = trivial · 7 = extremely hard"}
+ENDS = {"interestingness": {1: "1 · not at all", 7: "7 · extremely"}, "difficulty": {1: "1 · trivial", 7: "7 · very hard"}}
+QUESTIONS = {"interestingness": "How interesting is this problem?", "difficulty": "How difficult is it?"}
+
+
+def scale(container, field: str, key: str):
+    """A 1..7 rating with labelled ends and every point shown; None until the participant picks one (nothing
+    is preselected, so an untouched scale cannot be submitted as a rating)."""
+    value = container.segmented_control(QUESTIONS[field], list(range(1, 8)), key=key, help=SCALE[field],
+                                        format_func=lambda v: ENDS[field].get(v, str(v)))
+    container.caption(SCALE[field])
+    return value
 
 
 def render() -> None:
-    params = st.query_params
+    """The page, with every unexpected error turned into a plain message and a reference code."""
+    try:
+        _render()
+    except Exception as error:  # noqa: BLE001 - participants never see a traceback or SQL
+        code = reference(error, "interestingness_study")
+        st.error(f"Sorry, something went wrong on our side. Please try again in a minute; if it keeps happening, "
+                 f"contact the researcher and quote the reference **{code}**.")
+
+
+HIDE_MENU = ("<style>[data-testid='stMainMenu'], [data-testid='stToolbar'], [data-testid='stDecoration']"
+             "{display: none !important;}</style>")
+
+
+def _render() -> None:
+    st.html(HIDE_MENU)                    # no Print / Record screen menu for participants
+    try:
+        params = check_link_params({k: st.query_params.get(k) for k in LINK_PARAMS})
+    except ValueError:
+        st.error("This study link is not valid. Please open the link exactly as you were given it, or contact "
+                 "the researcher.")
+        return
     study_id = _int(params.get("study"))
     if study_id is None:
         st.title("Interestingness study")
@@ -34,12 +74,29 @@ def render() -> None:
     except ValueError:
         st.error("This study link is not valid. Please contact the researcher.")
         return
+    population = params.get("pop")
+    if population is not None and (population not in study["populations"]
+                                   or not verify(study_secret(), study_id, params.get("sig"), pop=population)):
+        st.error("This study link is not valid (it does not match the link the researcher made). Please open the "
+                 "link exactly as you were given it.")
+        return
     pid = params.get("pid")
     if pid:
         return items_step(study, pid)
+    closed = study.get("closed_at") is not None
+    if params.get("PROLIFIC_PID") and not st.session_state.get("consented"):
+        resumed = study_store().resume(study_id, params["PROLIFIC_PID"])
+        if resumed:                       # came back from a new browser: consent and background were given
+            st.query_params["pid"] = resumed
+            st.session_state[f"ready:{resumed}"] = True
+            st.rerun()
+    if closed:
+        st.title("This study is closed")
+        st.info("Thank you for your interest: this study is not taking new participants at the moment. If you "
+                "came from a recruitment platform, please return your submission there.")
+        return
     if not st.session_state.get("consented"):
-        return consent_step()
-    population = params.get("pop") if params.get("pop") in study["populations"] else None
+        return consent_step(study)
     if population is None:
         population = background_step(study)
         if population is None:
@@ -52,19 +109,40 @@ def render() -> None:
     st.rerun()
 
 
-def _int(value):
+def _http(url) -> bool:
     try:
-        return int(value)
-    except (TypeError, ValueError):
+        return check_http_url("completion_url", url) is not None
+    except ValueError:
+        return False
+
+
+def _int(value):
+    if value is None or not str(value).isascii() or not str(value).isdigit() or len(str(value)) > 12:
         return None
+    return int(value)
 
 
-def consent_step() -> None:
+ASSUMED_ITEM_SECONDS = 45.0     # our guess per item until the study has measured response times
+
+
+def duration_text(study: dict, typical_seconds: float | None) -> str:
+    """The consent page's size and time: the study's own item count, and minutes from the measured median
+    seconds per item (our assumption of 45 s until ten answers are timed), plus two minutes of reading."""
+    problems, checks = study["items_per_participant"], study["attention_checks"]
+    per_item = typical_seconds if typical_seconds is not None else ASSUMED_ITEM_SECONDS
+    minutes = max(1, round((problems + checks) * per_item / 60 + 2))
+    basis = "from the answers so far" if typical_seconds is not None else "our estimate"
+    items = f"{problems} short problem{'s' if problems != 1 else ''}"
+    return (f"You will read {items} and, for each, rate how interesting and how difficult you find it and say "
+            f"why{f' (plus {checks} quick check' + ('s' if checks != 1 else '') + ')' if checks else ''}. You do "
+            f"not need to solve them. It takes about {minutes} minutes ({basis}).")
+
+
+def consent_step(study: dict) -> None:
     st.title("How interesting is this math problem?")
     st.markdown(
         "You are invited to take part in a research study on how people judge the **interestingness** of "
-        "mathematics problems. You will read about 20 short problems and, for each, rate how interesting and "
-        "how difficult you find it and say why. You do not need to solve them. It takes about 15–20 minutes.\n\n"
+        f"mathematics problems. {duration_text(study, study_store().typical_item_seconds(study['id']))}\n\n"
         "**Your data.** We store your ratings under a random participant code, not your name. If you came from "
         "a recruitment platform, your platform id is kept only to match your submission for payment and is "
         "left out of the research data. You may stop at any time by closing the page.")
@@ -102,6 +180,10 @@ def items_step(study: dict, pid: str) -> None:
         return
     if participant["status"] == "active" and participant["answered"] == 0 and not st.session_state.get(f"ready:{pid}"):
         return instructions_step(pid)
+    if participant["status"] == "withdrawn":
+        st.title("You have withdrawn from this study")
+        st.info("Your withdrawal is recorded. Thank you for your time.")
+        return
     item = study_store().next_item(pid) if participant["status"] == "active" else None
     if item is None:
         return completion_step(study, pid)
@@ -125,10 +207,8 @@ def rating_form(pid: str, item) -> None:
         st.session_state.pop("pending_submit", None)
     with st.form(f"item:{item.id}", clear_on_submit=False):
         c1, c2 = st.columns(2)
-        interest = c1.slider("How interesting is this problem?", 1, 7, 4, key=f"i:{item.id}", help=SCALE["interestingness"])
-        c1.caption(SCALE["interestingness"])
-        difficulty = c2.slider("How difficult is it?", 1, 7, 4, key=f"d:{item.id}", help=SCALE["difficulty"])
-        c2.caption(SCALE["difficulty"])
+        interest = scale(c1, "interestingness", f"i:{item.id}")
+        difficulty = scale(c2, "difficulty", f"d:{item.id}")
         st.markdown("**Why?** Tick every reason that applies to your interestingness rating.")
         cols = st.columns(3)
         chosen = [r for i, r in enumerate(RATIONALES) if cols[i % 3].checkbox(r, key=f"r:{item.id}:{r}")]
@@ -138,6 +218,9 @@ def rating_form(pid: str, item) -> None:
     problem = st.session_state.pop(f"unsaved:{item.id}", None)
     if problem:
         st.warning(problem)
+    missing = st.session_state.pop(f"unrated:{item.id}", None)
+    if missing:
+        st.warning(f"Please choose a rating from 1 to 7 for {missing} before continuing.")
     if not saving:
         return
     try:
@@ -147,7 +230,8 @@ def rating_form(pid: str, item) -> None:
         st.session_state.pop("pending_submit", None)
         st.error(str(error))
         return
-    except Exception:  # noqa: BLE001 - the database could not confirm: keep the answer, never a traceback
+    except Exception as error:  # noqa: BLE001 - the database could not confirm: keep the answer, never a traceback
+        reference(error, "record_response")
         st.session_state.pop("pending_submit", None)
         st.session_state[f"unsaved:{item.id}"] = ("Your answer could not be saved yet; it is still filled in above. "
                                                   "Please press *Submit and continue* again.")
@@ -157,6 +241,12 @@ def rating_form(pid: str, item) -> None:
 
 
 def _mark_submitted(pid: str, item_id: str) -> None:
+    """The click's callback: a submit with a scale left unpicked is not a submit (the page says which)."""
+    missing = [f for f, key in (("interestingness", f"i:{item_id}"), ("difficulty", f"d:{item_id}"))
+               if st.session_state.get(key) is None]
+    if missing:
+        st.session_state[f"unrated:{item_id}"] = " and ".join(missing)
+        return
     st.session_state["pending_submit"] = (pid, item_id)
 
 
@@ -166,13 +256,13 @@ def instructions_step(pid: str) -> None:
         "For each problem, read the statement and give two ratings from 1 to 7: how **interesting** you find the "
         "problem and how **difficult** you think it is. Then tick the reasons behind your interestingness rating. "
         "There are no right answers and you do not need to solve anything. A few items ask you to set the "
-        "sliders to given values: they check that the page works for you.\n\nTry the practice item below; it "
+        "ratings to given values: they check that the page works for you.\n\nTry the practice item below; it "
         "is not recorded.")
     with st.container(border=True):
         st.markdown(f"*Practice ({PRACTICE[1]}).* {PRACTICE[0]}")
         c1, c2 = st.columns(2)
-        c1.slider("How interesting is this problem?", 1, 7, 4, key="practice_i")
-        c2.slider("How difficult is it?", 1, 7, 4, key="practice_d")
+        scale(c1, "interestingness", "practice_i")
+        scale(c2, "difficulty", "practice_d")
     if st.button("Start the study", type="primary", key="start"):
         st.session_state[f"ready:{pid}"] = True
         st.rerun()
@@ -184,11 +274,13 @@ def completion_step(study: dict, pid: str) -> None:
     st.success("Your answers are saved.")
     st.markdown(f"Your completion code: **{code}** (copy it from the box below).")
     st.code(code, language=None)
-    if study["completion_url"]:
+    if _http(study["completion_url"]):
         url = f"{study['completion_url']}{'&' if '?' in study['completion_url'] else '?'}{urlencode({'cc': code})}"
         st.link_button("Return to the recruitment platform", url, type="primary")
-        st.html(f"<script>setTimeout(function(){{window.top.location.href = {html.escape(repr(url))};}}, 3000);"
-                "</script>", unsafe_allow_javascript=True)
+        # json.dumps makes a JS string literal; "<" as \u003c so the URL cannot close or alter the script element
+        target = json.dumps(url).replace("<", "\\u003c")
+        st.html(f"<script>setTimeout(function(){{window.top.location.href = {target};}}, 3000);</script>",
+                unsafe_allow_javascript=True)
 
 
 if __name__ == "__main__":

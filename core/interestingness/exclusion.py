@@ -2,6 +2,8 @@
 
 A participant is excluded for the first of these reasons that applies (so each is counted once):
 
+0. ``withdrawn``: they withdrew (status ``withdrawn``; their responses are kept only when the
+   experimenter chose to flag rather than delete them);
 1. ``failed_attention``: they answered at least one attention check wrong (``max_failed_checks``,
    default 0, is how many wrong answers are tolerated);
 2. ``incomplete``: they did not finish (participant status other than ``completed``/``failed_checks``:
@@ -20,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from statistics import median
 
-REASONS = ("failed_attention", "incomplete", "too_fast")
+REASONS = ("withdrawn", "failed_attention", "incomplete", "too_fast")
 DEFAULT_MIN_MEDIAN_SECONDS = 3.0
 
 
@@ -68,7 +70,9 @@ def exclusions(rows: list[dict], rule: ExclusionRule | None = None) -> Exclusion
             p["ms"].append(r["response_ms"])
     reasons = {}
     for pid, p in people.items():
-        if p["failed"] > rule.max_failed_checks:
+        if p["status"] == "withdrawn":
+            reasons[pid] = "withdrawn"
+        elif p["failed"] > rule.max_failed_checks:
             reasons[pid] = "failed_attention"
         elif p["status"] not in ("completed", "failed_checks"):
             reasons[pid] = "incomplete"

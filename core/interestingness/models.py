@@ -40,6 +40,8 @@ class Study(Base):
     completion_url: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     assignment_timeout_s: Mapped[int] = mapped_column(Integer, server_default="7200")
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    max_failed_checks: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class StudyProblem(Base):
@@ -69,6 +71,8 @@ class Participant(Base):
     status: Mapped[str] = mapped_column(String(16))          # active, completed, failed_checks
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    resumes: Mapped[int] = mapped_column(Integer, server_default="0")   # opened again from a new session
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Assignment(Base):
@@ -121,3 +125,14 @@ class LLMRating(Base):
     expected_interestingness: Mapped[float] = mapped_column(Float)
     raw: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class StudyAudit(Base):
+    """What was done to a study or one of its participants, and when (close, reopen, withdraw)."""
+    __tablename__ = "study_audit"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id"), index=True)
+    participant_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    action: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

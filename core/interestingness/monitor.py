@@ -22,19 +22,31 @@ def frame(rows: list[dict]) -> pd.DataFrame:
 
 
 def progress(participants: list[dict], rows: list[dict]) -> pd.DataFrame:
-    people = pd.DataFrame(participants, columns=["participant_id", "population", "status"])
+    """Per population: participants, completed, "failed a check" (at least one attention check failed, the
+    same count as the admin page's metric), "failed every check" (given the failed-checks code), in
+    progress, "resumed" (participants whose link was opened again from a new browser session: Prolific
+    returns, or someone who typed another's id) and ratings."""
+    people = pd.DataFrame(participants, columns=["participant_id", "population", "status", "resumes"])
+    people["resumes"] = people["resumes"].fillna(0)
     ratings = frame(rows)
+    failed = frame(rows)
+    failed = set(failed[(failed.kind == "attention") & (failed.attention_passed == False)].participant_id)  # noqa: E712
     ratings = ratings[ratings.kind == "problem"]
     out = []
     for population in sorted(set(people.population) | set(ratings.population)):
         group = people[people.population == population]
         out.append({"population": population, "participants": len(group),
                     "completed": int((group.status == "completed").sum()),
-                    "failed checks": int((group.status == "failed_checks").sum()),
+                    "failed a check": int(group.participant_id.isin(failed).sum()),
+                    "failed every check": int((group.status == "failed_checks").sum()),
                     "in progress": int((group.status == "active").sum()),
+                    "resumed": int((group.resumes > 0).sum()),
                     "ratings": int((ratings.population == population).sum())})
-    return pd.DataFrame(out, columns=["population", "participants", "completed", "failed checks", "in progress",
-                                      "ratings"])
+    return pd.DataFrame(out, columns=PROGRESS_COLUMNS)
+
+
+PROGRESS_COLUMNS = ["population", "participants", "completed", "failed a check", "failed every check", "in progress",
+                    "resumed", "ratings"]
 
 
 def ratings_per_item(rows: list[dict]) -> pd.DataFrame:

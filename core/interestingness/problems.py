@@ -4,6 +4,10 @@ A problem has an id, a statement (Markdown with LaTeX), a topic, a difficulty 1â
 ("original", "generated", "imported") and an optional answer. Imports come from CSV (a header row
 with those columns) or JSON (a list of objects, or {"problems": [...]}); every row is checked and
 the first bad one is named with its field and the allowed values, so nothing half-valid loads.
+Our choices: a CSV may start with a UTF-8 byte-order mark (Excel's "CSV UTF-8" does); a CSV row with
+more fields than its header is refused; in JSON every text field must be a JSON string (a list or a
+number is refused, not stringified) and the difficulty a JSON integer or a string of one ASCII digit;
+no field may hold a NUL character.
 """
 
 from __future__ import annotations
@@ -38,10 +42,26 @@ class Problem:
         return asdict(self)
 
 
+def _text(row: dict, field: str, where: str) -> str:
+    value = row.get(field)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"{where}.{field}: a {type(value).__name__} is not allowed; allowed text")
+    if "\x00" in value:
+        raise ValueError(f"{where}.{field}: contains a NUL character; allowed text without NUL")
+    return value
+
+
 def _problem(row: dict, where: str, default_source: str) -> Problem:
-    unknown = set(row) - set(FIELDS)
+    if None in row:
+        raise ValueError(f"{where}: more fields than the header has columns; allowed one value per column "
+                         f"({', '.join(FIELDS)})")
+    unknown = {str(k) for k in row} - set(FIELDS)
     if unknown:
         raise ValueError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}; allowed {', '.join(FIELDS)}")
+    for field in ("id", "statement", "topic", "source", "answer"):
+        _text(row, field, where)
     pid = str(row.get("id") or "").strip()
     if not ID_PATTERN.match(pid):
         raise ValueError(f"{where}.id: {pid!r} is not a valid id; allowed 1-64 letters, digits, '_', '.', '-'")
@@ -53,7 +73,7 @@ def _problem(row: dict, where: str, default_source: str) -> Problem:
     if topic not in TOPICS:
         raise ValueError(f"{where}.topic: {topic!r} is not allowed; allowed {', '.join(TOPICS)}")
     raw = row.get("difficulty")
-    if isinstance(raw, bool) or not str(raw).strip().isdigit() or not 1 <= int(str(raw).strip()) <= 5:
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)) or not re.fullmatch(r"[1-5]", str(raw).strip()):
         raise ValueError(f"{where}.difficulty: {raw!r} is not allowed; allowed integers 1..5")
     difficulty = int(str(raw).strip())
     source = str(row.get("source") or default_source).strip().lower()
@@ -66,10 +86,21 @@ def _problem(row: dict, where: str, default_source: str) -> Problem:
     return Problem(pid, statement, topic, difficulty, source, answer)
 
 
+def validate_problem(problem: Problem, where: str = "problem") -> Problem:
+    """``problem`` checked field by field like an imported row (ValueError naming the field otherwise)."""
+    row = problem.to_dict()
+    if isinstance(row["difficulty"], int) and not isinstance(row["difficulty"], bool):
+        row["difficulty"] = str(row["difficulty"])
+    return _problem(row, where, problem.source if isinstance(problem.source, str) else "imported")
+
+
 def parse_problems(text: str, fmt: str, default_source: str = "imported") -> list[Problem]:
     """Problems from CSV or JSON text; raises ValueError naming the first bad row and field."""
     if fmt not in ("csv", "json"):
         raise ValueError(f"fmt: {fmt!r} is not allowed; allowed csv, json")
+    if not isinstance(text, str):
+        raise ValueError(f"file: a {type(text).__name__} is not allowed; allowed UTF-8 text")
+    text = text.removeprefix("\ufeff")
     if fmt == "json":
         try:
             data = json.loads(text)

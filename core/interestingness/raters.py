@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from core.interestingness.problems import RATIONALES, Problem
+from core.interestingness.safety import redact
 
 PROMPT_VERSION = "v1"
 QUESTIONS = {
@@ -161,13 +162,14 @@ class OpenAICompatibleRater:
             request = urllib.request.Request(f"{self.base_url}/chat/completions", data=body, headers=headers)
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    text = response.read().decode("utf-8", "replace")
+                    # a misbehaving endpoint may echo the request: the key never goes further than here
+                    text = redact(response.read().decode("utf-8", "replace"), self.__key)
             except urllib.error.HTTPError as error:
                 last = f"HTTP {error.code}"
                 if error.code == 429 or error.code >= 500:
                     continue
-                raise RaterError(f"endpoint: {self.base_url} answered HTTP {error.code}; allowed a 200 reply "
-                                 "(check the model name and the key)") from None
+                raise RaterError(redact(f"endpoint: {self.base_url} answered HTTP {error.code}; allowed a 200 "
+                                        "reply (check the model name and the key)", self.__key)) from None
             except (TimeoutError, OSError) as error:
                 last = f"no reply within {self.timeout:g} s" if "timed out" in str(error) else type(error).__name__
                 continue
@@ -175,8 +177,8 @@ class OpenAICompatibleRater:
                 return json.loads(text)
             except json.JSONDecodeError:
                 raise RaterError(f"reply: not JSON ({text[:80]!r}); allowed a chat-completion JSON object") from None
-        raise RaterError(f"endpoint: {self.base_url} failed {self.retries + 1} times ({last}); allowed a reachable "
-                         "OpenAI-compatible server")
+        raise RaterError(redact(f"endpoint: {self.base_url} failed {self.retries + 1} times ({last}); allowed a "
+                                "reachable OpenAI-compatible server", self.__key))
 
     @staticmethod
     def _choices(reply: dict) -> list:

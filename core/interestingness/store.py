@@ -30,6 +30,15 @@ still come back and finish: nothing of theirs is deleted). Enrolments into one s
 serialised (``SELECT ... FOR NO KEY UPDATE`` on the study row on PostgreSQL, the write lock on SQLite), so
 concurrent enrolments see each other's assignments. The assignment is stored at enrolment, so a
 reload or a crash resumes at the first unanswered position with the same items.
+
+Studies and participants over time (our choices): a closed study (``set_closed``) takes no new
+participants, while those already in may finish; a withdrawn participant (``withdraw``) gets status
+``withdrawn``, is excluded from every analysis, and has their responses either deleted or kept and
+flagged, as the experimenter chooses; both are recorded in ``study_audit``. Each study sets how many
+wrong attention checks its exclusion rule tolerates (``max_failed_checks``). Every argument is
+checked before any query (text without NUL and within its column's length, integers that are not
+booleans, datetimes not in the future), so a bad one is refused with a ValueError naming it and
+nothing is written.
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ import csv
 import io
 import json
 import os
+import re
 import secrets
 import threading
 import time
@@ -52,15 +62,17 @@ from sqlalchemy.orm import sessionmaker
 
 from core.interestingness import models as m
 from core.interestingness.exclusion import ExclusionRule, exclusions
-from core.interestingness.problems import RATIONALES, Problem
+from core.interestingness.problems import RATIONALES, Problem, validate_problem
+from core.interestingness.safety import MAX_PARAM, check_http_url, check_text, csv_safe
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 POPULATIONS = ("college", "olympiad")
 MAX_COMMENT = 2000
+MAX_BACKGROUND = 2000               # characters of a participant's background answers as JSON
 EXPORT_COLUMNS = ("study_id", "participant_id", "population", "participant_status", "position", "item_id", "kind",
                   "interestingness", "difficulty", "rationales", "comment", "attention_passed", "shown_at",
-                  "answered_at", "response_ms", "excluded")
+                  "answered_at", "response_ms", "statement", "consent_at", "background", "excluded")
 ASSIGNMENT_TIMEOUT = 7200           # seconds an active participant may be idle before their items are released
 MAX_ASSIGNMENT_TIMEOUT = 30 * 86400
 WRITE_DEADLINE_S = 120.0            # how long a SQLite write retries a lock held by another process
@@ -124,6 +136,39 @@ def _write_lock(url) -> threading.Lock:
 def _locked(error: OperationalError) -> bool:
     text = str(error.orig if error.orig is not None else error).lower()
     return "locked" in text or "busy" in text
+
+
+def _int_arg(field: str, value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise ValueError(f"{field}: {value!r} is not allowed; allowed integers {low}..{high}")
+    return int(value)
+
+
+def _pid(participant_id) -> str:
+    """A participant id as given in a link: text of 1..64 characters without NUL."""
+    return check_text("participant_id", participant_id, 64, 1)
+
+
+def _time_arg(field: str, value) -> datetime | None:
+    if value is not None and not isinstance(value, datetime):
+        raise ValueError(f"{field}: {type(value).__name__} is not allowed; allowed a datetime or None")
+    return value
+
+
+def _background(value) -> dict | None:
+    """The background answers: None, or a JSON object of at most MAX_BACKGROUND characters without NUL."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(f"background: {type(value).__name__} is not allowed; allowed a dict of answers or None")
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        raise ValueError("background: not JSON-serialisable; allowed a dict of text, numbers and booleans") from None
+    if "\\u0000" in text or len(text) > MAX_BACKGROUND:
+        raise ValueError(f"background: {len(text)} characters as JSON or a NUL; allowed at most {MAX_BACKGROUND} "
+                         "characters without NUL")
+    return value
 
 
 @dataclass(frozen=True)
@@ -218,6 +263,9 @@ class StudyStore:
         return self._transact(lambda s: self._add_problems(s, problems))
 
     def _add_problems(self, s, problems) -> int:
+        if not isinstance(problems, (list, tuple)) or not all(isinstance(p, Problem) for p in problems):
+            raise ValueError("problems: allowed a list of Problem objects")
+        problems = [validate_problem(p, f"problems[{i}]") for i, p in enumerate(problems)]
         ids = [p.id for p in problems]
         if len(set(ids)) != len(ids):
             twice = sorted({i for i in ids if ids.count(i) > 1})
@@ -250,25 +298,40 @@ class StudyStore:
 
     def create_study(self, name: str, problem_ids, items_per_participant: int = 20, attention_checks: int = 2,
                      populations=POPULATIONS, completion_url: str | None = None, problems: list[Problem] | None = None,
-                     assignment_timeout_s: int = ASSIGNMENT_TIMEOUT) -> int:
+                     assignment_timeout_s: int = ASSIGNMENT_TIMEOUT, max_failed_checks: int = 0) -> int:
         """Create a study over ``problem_ids`` (loading ``problems`` first, in the same transaction: a refused
         study writes nothing) and return its id."""
-        name = str(name).strip()
+        name = check_text("name", name, 10_000).strip()
         if not 1 <= len(name) <= 200:
             raise ValueError(f"name: {len(name)} characters; allowed 1..200")
+        if isinstance(problem_ids, (str, bytes)) or not hasattr(problem_ids, "__iter__"):
+            raise ValueError(f"problem_ids: a {type(problem_ids).__name__}; allowed a list of problem ids")
         problem_ids = list(dict.fromkeys(problem_ids))
-        if not isinstance(items_per_participant, int) or not 1 <= items_per_participant <= len(problem_ids):
+        if not problem_ids or not all(isinstance(p, str) and "\x00" not in p and len(p) <= 64 for p in problem_ids):
+            raise ValueError("problem_ids: empty, or an id that is not text of 1..64 characters without NUL; allowed "
+                             "a non-empty list of ids")
+        if isinstance(items_per_participant, bool) or not isinstance(items_per_participant, int) \
+                or not 1 <= items_per_participant <= len(problem_ids):
             raise ValueError(f"items_per_participant: {items_per_participant!r}; allowed integers 1..{len(problem_ids)} "
                              "(the study's problems)")
-        if not isinstance(attention_checks, int) or not 0 <= attention_checks <= 5:
+        if isinstance(attention_checks, bool) or not isinstance(attention_checks, int) \
+                or not 0 <= attention_checks <= 5:
             raise ValueError(f"attention_checks: {attention_checks!r}; allowed integers 0..5")
-        populations = [str(p) for p in populations]
-        if not populations or any(not 1 <= len(p) <= 32 for p in populations):
-            raise ValueError("populations: allowed a non-empty list of names of 1..32 characters")
+        if isinstance(populations, (str, bytes)) or not isinstance(populations, (list, tuple)) or not populations \
+                or any(not isinstance(p, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", p) for p in populations) \
+                or len(set(populations)) != len(populations):
+            raise ValueError(f"populations: {populations!r}; allowed a non-empty list of distinct names of 1..32 "
+                             "letters, digits, '_' or '-'")
+        populations = list(populations)
+        completion_url = check_http_url("completion_url", completion_url)
         if isinstance(assignment_timeout_s, bool) or not isinstance(assignment_timeout_s, int) \
                 or not 1 <= assignment_timeout_s <= MAX_ASSIGNMENT_TIMEOUT:
             raise ValueError(f"assignment_timeout_s: {assignment_timeout_s!r}; allowed integers "
                              f"1..{MAX_ASSIGNMENT_TIMEOUT}")
+        if isinstance(max_failed_checks, bool) or not isinstance(max_failed_checks, int) \
+                or not 0 <= max_failed_checks <= attention_checks:
+            raise ValueError(f"max_failed_checks: {max_failed_checks!r}; allowed integers 0..{attention_checks} "
+                             "(the study's attention checks)")
 
         def body(s):
             if s.scalar(select(m.Study.id).where(m.Study.name == name)) is not None:
@@ -282,7 +345,8 @@ class StudyStore:
             study = m.Study(name=name, items_per_participant=items_per_participant, attention_checks=attention_checks,
                             populations=populations, completion_code=secrets.token_hex(4).upper(),
                             failed_code=secrets.token_hex(4).upper(), completion_url=completion_url,
-                            created_at=self.clock(), assignment_timeout_s=assignment_timeout_s)
+                            created_at=self.clock(), assignment_timeout_s=assignment_timeout_s,
+                            max_failed_checks=max_failed_checks)
             s.add(study)
             s.flush()
             s.add_all(_snapshot(study.id, known[p]) for p in problem_ids)
@@ -307,14 +371,83 @@ class StudyStore:
             return [{"id": st.id, "name": st.name, "items_per_participant": st.items_per_participant,
                      "attention_checks": st.attention_checks, "populations": st.populations, "completion_code": st.completion_code,
                      "failed_code": st.failed_code, "completion_url": st.completion_url,
-                     "assignment_timeout_s": st.assignment_timeout_s}
+                     "assignment_timeout_s": st.assignment_timeout_s, "closed_at": _iso(st.closed_at),
+                     "max_failed_checks": st.max_failed_checks}
                     for st in s.scalars(select(m.Study).order_by(m.Study.id))]
 
     def study(self, study_id: int) -> dict:
+        if isinstance(study_id, bool) or not isinstance(study_id, (int, np.integer)):
+            raise ValueError(f"study_id: {study_id!r} is not allowed; allowed the integer id of an existing study")
         found = [st for st in self.studies() if st["id"] == study_id]
         if not found:
             raise ValueError(f"study_id: {study_id!r} does not exist; allowed ids of existing studies")
         return found[0]
+
+    def rule(self, study_id: int, min_median_seconds: float | None = None) -> ExclusionRule:
+        """The study's exclusion rule: its own attention-check tolerance, and the time threshold given (or the
+        default)."""
+        study = self.study(study_id)
+        seconds = ExclusionRule().min_median_seconds if min_median_seconds is None else min_median_seconds
+        return ExclusionRule(seconds, study["max_failed_checks"])
+
+    def set_closed(self, study_id: int, closed: bool) -> None:
+        """Close (no new enrolments; participants already in may finish) or reopen a study; audited."""
+        if not isinstance(closed, bool):
+            raise ValueError(f"closed: {closed!r}; allowed True or False")
+        self.study(study_id)
+
+        def body(s):
+            study = s.get(m.Study, study_id)
+            if (study.closed_at is not None) != closed:
+                study.closed_at = self.clock() if closed else None
+                s.add(m.StudyAudit(study_id=study_id, action="closed" if closed else "reopened", at=self.clock()))
+        self._transact(body)
+
+    def withdraw(self, participant_id: str, delete: bool, reason: str | None = None) -> int:
+        """Withdraw a participant: status ``withdrawn`` (excluded from every analysis) and, when ``delete``,
+        their responses and attention outcomes deleted. Recorded in ``study_audit``; returns how many
+        responses were deleted."""
+        participant_id = _pid(participant_id)
+        if not isinstance(delete, bool):
+            raise ValueError(f"delete: {delete!r}; allowed True (delete the responses) or False (flag them)")
+        reason = check_text("reason", reason, 500, optional=True)
+
+        def body(s):
+            p = s.get(m.Participant, participant_id)
+            if p is None:
+                raise ValueError("participant_id: unknown participant; allowed ids of this study's participants")
+            if p.status == "withdrawn":
+                raise ValueError("participant_id: already withdrawn; allowed a participant who has not withdrawn")
+            deleted = 0
+            if delete:
+                s.execute(m.AttentionOutcome.__table__.delete().where(
+                    m.AttentionOutcome.participant_id == participant_id))
+                deleted = s.execute(m.Response.__table__.delete().where(
+                    m.Response.participant_id == participant_id)).rowcount
+            previous, p.status, p.withdrawn_at = p.status, "withdrawn", self.clock()
+            s.add(m.StudyAudit(study_id=p.study_id, participant_id=participant_id, action="withdrawn",
+                               detail={"mode": "deleted" if delete else "flagged", "responses_deleted": deleted,
+                                       "previous_status": previous, "reason": reason}, at=self.clock()))
+            return deleted
+        return self._transact(body)
+
+    def typical_item_seconds(self, study_id: int, at_least: int = 10) -> float | None:
+        """The median seconds from showing a problem to its answer over the study's responses so far (None
+        with fewer than ``at_least`` timed responses)."""
+        self.study(study_id)
+        with self.reader() as s:
+            ms = list(s.scalars(select(m.Response.response_ms).join(
+                m.Participant, m.Participant.id == m.Response.participant_id).where(
+                m.Participant.study_id == study_id, m.Response.kind == "problem", m.Response.response_ms.is_not(None))))
+        return float(np.median(ms)) / 1000 if len(ms) >= at_least else None
+
+    def audit(self, study_id: int) -> list[dict]:
+        """The study's audit trail, oldest first."""
+        self.study(study_id)
+        with self.reader() as s:
+            return [{"at": _iso(a.at), "action": a.action, "participant_id": a.participant_id, "detail": a.detail}
+                    for a in s.scalars(select(m.StudyAudit).where(m.StudyAudit.study_id == study_id)
+                                       .order_by(m.StudyAudit.id))]
 
     def study_problems(self, study_id: int) -> list[dict]:
         """The study's own snapshot of its problems (what its participants are shown), ordered by id."""
@@ -334,13 +467,20 @@ class StudyStore:
                ) -> str:
         """The participant id for ``external_id`` in this study; the same external id resumes the same one."""
         study = self.study(study_id)
-        external_id = str(external_id or "").strip()
-        if not 1 <= len(external_id) <= 128:
-            raise ValueError(f"external_id: {len(external_id)} characters; allowed 1..128")
+        external_id = check_text("external_id", external_id, 10_000).strip()
+        if not 1 <= len(external_id) <= MAX_PARAM:
+            raise ValueError(f"external_id: {len(external_id)} characters; allowed 1..{MAX_PARAM}")
         if population not in study["populations"]:
             raise ValueError(f"population: {population!r} is not allowed; allowed {', '.join(study['populations'])}")
+        if study["closed_at"] is not None and self._participant_by_external(study_id, external_id) is None:
+            raise ValueError("study_id: the study is closed to new participants; allowed an open study")
+        prolific_study_id = check_text("prolific_study_id", prolific_study_id, MAX_PARAM, 1, optional=True)
+        session_id = check_text("session_id", session_id, MAX_PARAM, 1, optional=True)
+        background = _background(background)
+        consent_at = _time_arg("consent_at", consent_at)
         existing = self._participant_by_external(study_id, external_id)
         if existing:
+            self._resumed(existing)
             return existing
 
         def body(s):
@@ -350,6 +490,8 @@ class StudyStore:
             found = s.scalar(select(m.Participant.id).where(m.Participant.study_id == study_id,
                                                             m.Participant.external_id == external_id))
             if found:
+                s.execute(update(m.Participant).where(m.Participant.id == found)
+                          .values(resumes=m.Participant.resumes + 1))
                 return found
             return self._create_participant(s, study, external_id, population, prolific_study_id, session_id,
                                             background, consent_at or self.clock())
@@ -360,6 +502,23 @@ class StudyStore:
             if existing:
                 return existing
             raise
+
+    def resume(self, study_id: int, external_id: str) -> str | None:
+        """The participant already enrolled under ``external_id`` in this study (counting one resume from a
+        new browser session), or None when there is none."""
+        self.study(study_id)
+        external_id = check_text("external_id", external_id, 10_000).strip()
+        if not 1 <= len(external_id) <= MAX_PARAM:
+            raise ValueError(f"external_id: {len(external_id)} characters; allowed 1..{MAX_PARAM}")
+        existing = self._participant_by_external(study_id, external_id)
+        if existing:
+            self._resumed(existing)
+        return existing
+
+    def _resumed(self, participant_id: str) -> None:
+        """Count one resume of this participant from a new browser session (flagged in the admin view)."""
+        self._transact(lambda s: s.execute(update(m.Participant).where(m.Participant.id == participant_id)
+                                           .values(resumes=m.Participant.resumes + 1)))
 
     def _participant_by_external(self, study_id: int, external_id: str) -> str | None:
         with self.reader() as s:
@@ -430,7 +589,7 @@ class StudyStore:
 
     def participant(self, participant_id: str) -> dict:
         with self.reader() as s:
-            p = s.get(m.Participant, str(participant_id))
+            p = s.get(m.Participant, _pid(participant_id))
             if p is None:
                 raise ValueError("participant_id: unknown participant; allowed the id from your study link")
             answered = s.scalar(select(func.count()).select_from(m.Response).where(
@@ -438,14 +597,15 @@ class StudyStore:
             total = s.scalar(select(func.count()).select_from(m.Assignment).where(
                 m.Assignment.participant_id == p.id))
             return {"id": p.id, "study_id": p.study_id, "population": p.population, "status": p.status,
-                    "answered": answered, "total": total, "consent_at": _utc(p.consent_at)}
+                    "answered": answered, "total": total, "consent_at": _utc(p.consent_at),
+                    "resumes": p.resumes}
 
     def next_item(self, participant_id: str) -> Item | None:
         """The first unanswered item (recording when it was first shown), or None when all are answered.
 
         The problem's statement is the study's snapshot of it (``study_problems``)."""
         with self.reader() as s:
-            participant = s.get(m.Participant, str(participant_id))
+            participant = s.get(m.Participant, _pid(participant_id))
             if participant is None:
                 raise ValueError("participant_id: unknown participant; allowed the id from your study link")
             answered = set(s.scalars(select(m.Response.item_id).where(m.Response.participant_id == participant.id)))
@@ -473,14 +633,23 @@ class StudyStore:
         for name, value in (("interestingness", interestingness), ("difficulty", difficulty)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 7:
                 raise ValueError(f"{name}: {value!r} is not allowed; allowed integers 1..7")
-        rationales = list(rationales or [])
-        bad = [r for r in rationales if r not in RATIONALES]
+        participant_id = _pid(participant_id)
+        item_id = check_text("item_id", item_id, 64, 1)
+        if rationales is None:
+            rationales = []
+        if not isinstance(rationales, (list, tuple)):
+            raise ValueError(f"rationales: {type(rationales).__name__} is not allowed; allowed a list of distinct "
+                             f"values from {', '.join(RATIONALES)}")
+        rationales = list(rationales)
+        bad = [r for r in rationales if not isinstance(r, str) or r not in RATIONALES]
         if bad or len(set(rationales)) != len(rationales):
             raise ValueError(f"rationales: {bad or 'repeated entries'} not allowed; allowed distinct values from "
                              f"{', '.join(RATIONALES)}")
-        if comment is not None and len(str(comment)) > MAX_COMMENT:
-            raise ValueError(f"comment: {len(str(comment))} characters; allowed at most {MAX_COMMENT}")
-        comment = str(comment).strip() or None if comment is not None else None
+        comment = check_text("comment", comment, MAX_COMMENT, optional=True)
+        comment = (comment.strip() or None) if comment is not None else None
+        shown_at = _time_arg("shown_at", shown_at)
+        if shown_at is not None and _utc(shown_at) > self.clock():
+            raise ValueError(f"shown_at: {_iso(shown_at)} is in the future; allowed a time up to now")
 
         def body(s):
             participant = s.get(m.Participant, str(participant_id))
@@ -516,11 +685,16 @@ class StudyStore:
 
     def complete(self, participant_id: str) -> str:
         """The completion code once every item is answered (the failed-checks code if every check failed)."""
+        participant_id = _pid(participant_id)
+
         def body(s):
-            p = s.get(m.Participant, str(participant_id))
+            p = s.get(m.Participant, participant_id)
             if p is None:
                 raise ValueError("participant_id: unknown participant; allowed the id from your study link")
             study = s.get(m.Study, p.study_id)
+            if p.status == "withdrawn":
+                raise ValueError("participant_id: withdrawn from the study; allowed participants who have not "
+                                 "withdrawn")
             if p.status == "active":
                 total = s.scalar(select(func.count()).select_from(m.Assignment).where(
                     m.Assignment.participant_id == p.id))
@@ -540,36 +714,43 @@ class StudyStore:
     def rows(self, study_id: int, include_external_ids: bool = False, rule: ExclusionRule | None = None
              ) -> list[dict]:
         """One dict per response, with the participant's metadata (see EXPORT_COLUMNS). ``excluded`` is the
-        reason the exclusion rule (``rule``, default :class:`ExclusionRule`) excludes the participant from
+        reason the exclusion rule (``rule``, default the study's own :meth:`rule`) excludes the participant from
         the analysis, or None; every response is returned either way."""
         self.study(study_id)
         with self.reader() as s:
-            query = (select(m.Response, m.Participant, m.Assignment.position, m.AttentionOutcome.passed)
+            query = (select(m.Response, m.Participant, m.Assignment.position, m.AttentionOutcome.passed,
+                            m.Assignment.instruction, m.StudyProblem.statement)
                      .join(m.Participant, m.Participant.id == m.Response.participant_id)
                      .join(m.Assignment, (m.Assignment.participant_id == m.Response.participant_id)
                            & (m.Assignment.item_id == m.Response.item_id))
                      .outerjoin(m.AttentionOutcome, (m.AttentionOutcome.participant_id == m.Response.participant_id)
                                 & (m.AttentionOutcome.item_id == m.Response.item_id))
+                     .outerjoin(m.StudyProblem, (m.StudyProblem.study_id == m.Participant.study_id)
+                                & (m.StudyProblem.problem_id == m.Response.item_id))
                      .where(m.Participant.study_id == study_id).order_by(m.Participant.id, m.Assignment.position))
             out = []
-            for r, p, position, passed in s.execute(query):
+            for r, p, position, passed, instruction, statement in s.execute(query):
                 row = {"study_id": study_id, "participant_id": p.id, "population": p.population,
                        "participant_status": p.status, "position": position, "item_id": r.item_id, "kind": r.kind,
                        "interestingness": r.interestingness, "difficulty": r.difficulty, "rationales": r.rationales,
                        "comment": r.comment, "attention_passed": passed,
-                       "shown_at": _iso(r.shown_at), "answered_at": _iso(r.answered_at), "response_ms": r.response_ms}
+                       "shown_at": _iso(r.shown_at), "answered_at": _iso(r.answered_at), "response_ms": r.response_ms,
+                       "statement": instruction if r.kind == "attention" else statement,
+                       "consent_at": _iso(p.consent_at), "background": p.background}
                 if include_external_ids:
                     row.update(external_id=p.external_id, prolific_study_id=p.prolific_study_id,
                                session_id=p.session_id)
                 out.append(row)
-        reasons = exclusions(out, rule).reasons
+        reasons = exclusions(out, rule or self.rule(study_id)).reasons
         for row in out:
             row["excluded"] = reasons.get(row["participant_id"])
         return out
 
     def export(self, study_id: int, fmt: str = "csv", include_external_ids: bool = False,
                rule: ExclusionRule | None = None) -> str:
-        """Every response as CSV or JSON, with the exclusion rule's verdict per row (``excluded``)."""
+        """Every response as CSV or JSON, with the exclusion rule's verdict per row (``excluded``), the statement
+        shown, and the participant's consent time and background answers. CSV text cells that a spreadsheet
+        would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab or CR) get a leading ``'``."""
         if fmt not in ("csv", "json"):
             raise ValueError(f"fmt: {fmt!r} is not allowed; allowed csv, json")
         rows = self.rows(study_id, include_external_ids, rule)
@@ -581,7 +762,9 @@ class StudyStore:
         writer = csv.DictWriter(buffer, fieldnames=columns)
         writer.writeheader()
         for row in rows:
-            writer.writerow({**row, "rationales": ";".join(row["rationales"]), "excluded": row["excluded"] or ""})
+            cells = {**row, "rationales": ";".join(row["rationales"]), "excluded": row["excluded"] or "",
+                     "background": "" if row["background"] is None else json.dumps(row["background"])}
+            writer.writerow({key: csv_safe(value) for key, value in cells.items()})
         return buffer.getvalue()
 
     def add_llm_rating(self, problem_id: str, result, study_id: int | None = None) -> int:
@@ -613,7 +796,7 @@ class StudyStore:
     def participants(self, study_id: int) -> list[dict]:
         with self.reader() as s:
             return [{"participant_id": p.id, "population": p.population, "status": p.status,
-                     "created_at": _iso(p.created_at), "completed_at": _iso(p.completed_at)}
+                     "created_at": _iso(p.created_at), "completed_at": _iso(p.completed_at), "resumes": p.resumes}
                     for p in s.scalars(select(m.Participant).where(m.Participant.study_id == study_id))]
 
 

@@ -23,7 +23,7 @@ def test_each_participant_is_excluded_once_for_the_first_reason():
     found = exclusions(rows, ExclusionRule(min_median_seconds=2.0))
     assert found.reasons == {"inattentive": "failed_attention", "both": "failed_attention", "quit": "incomplete",
                              "fast": "too_fast", "failed_all": "failed_attention"}
-    assert found.to_dict() == {"participants": 6, "kept": 1, "failed_attention": 3, "incomplete": 1, "too_fast": 1}
+    assert found.to_dict() == {"participants": 6, "kept": 1, "withdrawn": 0, "failed_attention": 3, "incomplete": 1, "too_fast": 1}
     kept, _ = kept_rows(rows, ExclusionRule(min_median_seconds=2.0))
     assert {r["participant_id"] for r in kept} == {"ok"}
     lenient = exclusions(rows, ExclusionRule(min_median_seconds=0.0, max_failed_checks=1))

@@ -41,9 +41,11 @@ def test_progress_counts_and_distributions():
               {"participant_id": "r1", "population": "college", "status": "active"},
               {"participant_id": "r0b", "population": "olympiad", "status": "failed_checks"}]
     table = monitor.progress(people, rows).set_index("population")
-    assert table.loc["college"].to_dict() == {"participants": 2, "completed": 1, "failed checks": 0, "in progress": 1,
-                                              "ratings": 4}
-    assert table.loc["olympiad", "failed checks"] == 1
+    assert table.loc["college"].to_dict() == {"participants": 2, "completed": 1, "failed a check": 1,
+                                              "failed every check": 0, "in progress": 1, "resumed": 0, "ratings": 4}
+    assert table.loc["olympiad", "failed every check"] == 1 and table.loc["olympiad", "failed a check"] == 0
+    people[1]["resumes"] = 2
+    assert monitor.progress(people, rows).set_index("population").loc["college", "resumed"] == 1
     assert monitor.ratings_per_item(rows).loc["q1"].to_dict() == {"college": 2, "olympiad": 1}
     dist = monitor.distributions(rows, population="college")
     assert list(dist.columns) == list(range(1, 8)) and dist.loc["q1", 3] == 2 and dist.loc["q0"].sum() == 2

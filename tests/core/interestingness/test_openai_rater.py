@@ -34,6 +34,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(401, {"error": "bad key"})
         if model == "garbage":
             return self.reply(200, raw=b"<html>oops</html>")
+        if model == "echo":        # a misbehaving endpoint that quotes the request's headers back
+            return self.reply(200, raw=f"bad request from {self.headers.get('Authorization')}".encode())
+        if model == "echo-chatty":
+            return self.reply(200, {"choices": [{"message": {"content": f"{self.headers.get('Authorization')}"}}]})
         if model == "empty":
             return self.reply(200, {"choices": []})
         if model == "chatty":
@@ -95,6 +99,8 @@ def test_retries_a_busy_server(server):
     ("empty", "^reply: no 'choices' list"),
     ("chatty", "^reply: none of 3 samples was one of 1, 2"),
     ("denied", "^endpoint: .* answered HTTP 401"),
+    ("echo", r"^reply: not JSON \('bad request from Bearer \*\*\*'\)"),
+    ("echo-chatty", r"^reply: none of 3 samples .*\(first: 'Bearer \*\*\*'\)"),
     ("slow", r"^endpoint: .* failed 2 times \(no reply within 0.2 s\)"),
 ])
 def test_errors_are_clear_and_never_show_the_key(server, model, message, caplog):
