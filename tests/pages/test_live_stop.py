@@ -38,9 +38,10 @@ def test_every_live_panel_stops_at_its_next_step(key):
         at.button(key=start).click().run()
         run = at.session_state[slot]
         assert wait_for(lambda: run.snapshot().step >= 1 or run.finished), (key, slot, "no progress")
+        ended_before_stop = run.finished      # a run of a few quick steps may end before the click lands
         at.button(key=f"{slot}:stop").click().run()
         assert run.wait(300), (key, slot, "the worker did not end after Stop")
-        assert run.state == "stopped", (key, slot, run.state, run.error)
+        assert run.state == "stopped" or (ended_before_stop and run.state == "done"), (key, slot, run.state, run.error)
         assert run.calls_after_stop <= 1, (key, slot, run.calls_after_stop)
         at.run()
         assert not at.exception, (key, slot, [e.message for e in at.exception])
