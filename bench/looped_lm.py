@@ -1,127 +1,229 @@
-"""looped_lm across designs: fixed points, attention, extrapolation and stage alignment.
+"""looped_lm across designs, on trained models only: fixed points, attention, radius, stages, guidance.
 
-For the shipped stable / unstable designs and four more trained here (block size 1 and 4 with
-Huginn's design; additive injection with pre-norm; concat injection with post-norm): accuracy
-against loops, delta at loops 4 and 32, fixed-point separation, attention change at loop 32, and
-the stage comparison with the shipped feedforward model (CKA alignment of each block layer, and the
-correlation of one loop's logit-lens entropy profile with the feedforward profile). Test-time
-scaling: the shipped pointer-chasing model's accuracy per hop against loops, on fresh samples, and
-the live preset (5 nodes, 3 hops) trained here, timed against a default live run (the anchor).
+Every design is trained here on the default task (modular chain, 800 steps, seed 0) and counted as
+having learned it when its accuracy at 32 loops is >= 0.9; designs that did not learn are reported and
+excluded from the stability claims. Per design: accuracy against loops, delta at loops 4 and 32,
+fixed-point separation, attention change at loop 32, settled-attention sharpness, the answer read off
+the cycle's fixed point, and the spectral radius of the cycle map's Jacobian (Arnoldi), from
+:mod:`core.looped_lm.evidence`. Controls: an untrained model of the stable design and the shipped
+"shuffled" model (the stable design trained on shuffled targets). Design guidance: each factor
+(injection, norm placement, block size, loop sampling) changed alone from Huginn's design, read off
+the table. Stages: the shipped pointer-chasing block against the shipped feedforward model of matching
+depth on the same task (:func:`core.looped_lm.stages.hop_stages`), with an untrained control; and the
+modular-chain profile correlation. Test-time scaling: the shipped pointer model's accuracy per hop,
+and the live preset (5 nodes, 3 hops) trained here, timed against the default live run (the anchor).
 
-    python bench/looped_lm.py   # writes bench/results/looped_lm.json and .md (~7 minutes)
+    python bench/looped_lm.py   # writes bench/results/looped_lm.json and .md (~15 minutes on 2 cores)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
+import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.report import write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
+from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
-from core.looped_lm import (LIVE_POINTER, LoopedConfig, attention_change, fixed_point_residuals,  # noqa: E402
-                            fixed_point_separation, load_pretrained, make_task, run_with_cache, task_of, train)
+from core.looped_lm import LIVE_POINTER, LoopedConfig, load_pretrained, make_task, run_with_cache, task_of, train  # noqa: E402
+from core.looped_lm.evidence import (carries_the_answer, converges, cycle_evidence, hops_added,  # noqa: E402
+                                     selective, stages_repeat, untrained_like)
 from core.looped_lm.pretrained import SCALING_LOOPS  # noqa: E402
+from core.looped_lm.stages import (feedforward_profile, hop_stages, looped_profile, profile_correlation)  # noqa: E402
 from core.looped_lm.training import accuracy_by_hops  # noqa: E402
-from core.looped_lm.stages import (cka_matrix, feedforward_profile, feedforward_states, looped_profile,  # noqa: E402
-                                   profile_correlation, stage_alignment)
 
-TRAINED = {"B1 concat sandwich": dict(block=1), "B4 concat sandwich": dict(block=4),
-           "B2 additive pre": dict(injection="additive", norm="pre"), "B2 concat post": dict(norm="post")}
+BASE = "B2 concat sandwich"   # Huginn's design, the shipped "stable" one; its run is the speed anchor
+DESIGNS = {BASE: {}, "B1 concat sandwich": dict(block=1), "B4 concat sandwich": dict(block=4),
+           "B2 additive pre": dict(injection="additive", norm="pre"), "B2 additive sandwich": dict(injection="additive"),
+           "B2 none sandwich": dict(injection="none"), "B2 concat pre": dict(norm="pre"),
+           "B2 concat post": dict(norm="post"), "B2 concat loop": dict(norm="loop"),
+           "B2 concat sandwich, mean 2 loops": dict(mean_recurrence=2)}
+SHIPPED_AS = {"B2 additive pre": "unstable"}   # trained by python -m core.looped_lm.pretrained, same config and seed
+FACTORS = {"injection": "injection", "norm": "norm placement", "block": "block size B",
+           "mean_recurrence": "loop sampling (mean recurrence)"}
+JOBS = 4        # designs trained at once, one thread each (the speed ratio compares runs made side by side)
+LEARNED = 0.9   # accuracy at 32 loops from which a design counts as having learned its task
 
 
-def measure(model, task, accuracy: dict, ff) -> dict:
+def evidence_record(model, task) -> dict:
+    ev = cycle_evidence(model, task, radius=True)
+    record = {f.name: np.asarray(getattr(ev, f.name)).tolist() for f in dataclasses.fields(ev)}
+    return {**record, "converges": converges(ev), "carries_the_answer": carries_the_answer(ev),
+            "selective": selective(ev)}
+
+
+def train_design(name: str) -> dict:
+    """One design trained (seed 0) and measured, or its shipped checkpoint (``SHIPPED_AS``) measured."""
+    torch.set_num_threads(1)           # one process per design (JOBS at once), one thread each
+    config = LoopedConfig(**DESIGNS[name])
+    if name in SHIPPED_AS:
+        model, _ = load_pretrained(SHIPPED_AS[name])
+        assert model.config == config, name
+        seconds, acc = None, model.metadata["accuracy_by_loops"]
+    else:
+        t = time.perf_counter()
+        with TqdmProgress(desc=name, leave=False) as bar:
+            result = train(config, seed=0, progress=bar)
+        seconds, model = time.perf_counter() - t, result.model
+        acc = {str(k): v for k, v in result.accuracy.items()}
+    record = {"config": config.to_dict(), "train_seconds": seconds, "accuracy_by_loops": acc,
+              "learned": acc["32"] >= LEARNED, **evidence_record(model, make_task(config.task))}
+    record["stable_cycle"] = record["learned"] and record["converges"]
+    return record
+
+
+def design_study() -> tuple[dict, dict]:
+    """Every design trained and measured, and the live pointer preset, in ``JOBS`` processes at once."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(JOBS, mp_context=multiprocessing.get_context("spawn")) as pool:
+        live = pool.submit(live_pointer)
+        records = dict(zip(DESIGNS, pool.map(train_design, DESIGNS)))
+        r_live = live.result()
+    anchor = records[BASE]["train_seconds"]
+    r_live.update(anchor_default_run_seconds=anchor, ratio_to_anchor=r_live["train_seconds"] / anchor)
+    return records, r_live
+
+
+def guidance(designs: dict) -> list:
+    """One line per factor: each value of it (everything else Huginn's) and what the trained model did."""
+    base = designs[BASE]["config"]
+    lines = []
+    for field, label in FACTORS.items():
+        variants = {n: d for n, d in designs.items()
+                    if all(d["config"][k] == base[k] for k in FACTORS if k != field)}
+        parts = []
+        for name, d in sorted(variants.items(), key=lambda item: str(item[1]["config"][field])):
+            value = d["config"][field]
+            if not d["learned"]:
+                parts.append(f"{value}: did not learn (accuracy {d['accuracy_by_loops']['32']:.2f})")
+                continue
+            outcome = "stable cycle" if d["stable_cycle"] else "learns, no fixed point"
+            separation = "" if np.isnan(d["separation"]) else f", separation {d['separation']:.2f}"
+            parts.append(f"{value}: {outcome} (accuracy {d['accuracy_by_loops']['32']:.2f}, δ@32 "
+                         f"{max(d['delta_loop32']):.1e}{separation}, ρ {d['spectral_radius']:.2f})")
+        lines.append({"factor": label, "text": "; ".join(parts),
+                      "stable": sorted(str(d["config"][field]) for d in variants.values() if d["stable_cycle"]),
+                      "unstable": sorted(str(d["config"][field]) for d in variants.values()
+                                         if d["learned"] and not d["stable_cycle"]),
+                      "not_learned": sorted(str(d["config"][field]) for d in variants.values() if not d["learned"])})
+    return lines
+
+
+def controls() -> dict:
+    stable, task = load_pretrained("stable")
+    shuffled, _ = load_pretrained("shuffled")
+    return {"untrained": evidence_record(untrained_like(stable), task),
+            "shuffled_targets": {**evidence_record(shuffled, task),
+                                 "accuracy_by_loops": shuffled.metadata["accuracy_by_loops"]}}
+
+
+def pointer_stages() -> dict:
+    model, task = load_pretrained("pointer")
+    ff, _ = load_pretrained("pointer_feedforward")
+    trained = hop_stages(model, ff, task, loops=12)
+    control = hop_stages(untrained_like(model), ff, task, loops=12)
+    record = {f.name: np.asarray(getattr(trained, f.name)).tolist() for f in dataclasses.fields(trained)}
+    return {**record, "stages_repeat": stages_repeat(trained), "hops_added": hops_added(trained).tolist(),
+            "untrained_repeats": stages_repeat(control),
+            "untrained_hops_done": control.hops_done.tolist(),
+            "feedforward_accuracy_by_hops": ff.metadata["accuracy_by_loops"], "block_size": model.block_size}
+
+
+def chain_profile() -> float:
+    """Modular chain: one loop's logit-lens entropy profile against the feedforward model's (it is solved in one loop)."""
+    model, task = load_pretrained("stable")
+    ff, _ = load_pretrained("feedforward")
     ids, targets = task.sample(256, 123)
-    cache = run_with_cache(model, ids, 40)
-    delta = fixed_point_residuals(cache.hiddens, reduce="median")
-    tv = attention_change(cache.attentions)
-    short = run_with_cache(model, ids, 6)
-    looped = looped_profile(model, short, targets[:, -1])
-    feed = feedforward_profile(ff, ids, targets[:, -1])
-    cka = cka_matrix(feedforward_states(ff, ids)[0], short)
-    B = cache.block_size
-    return {"accuracy_by_loops": {str(k): v for k, v in accuracy.items()},
-            "delta_loop4_worst": float(delta[3].max()), "delta_loop32_worst": float(delta[31].max()),
-            "separation": fixed_point_separation(cache.hiddens), "attention_change_loop32": float(tv[31].mean()),
-            # With one layer there is one fixed point and no separation to ask for.
-            "stable_cycle": bool(delta[31].max() <= 1e-2 and delta[31].max() <= delta[3].max() / 10
-                                 and (B == 1 or fixed_point_separation(cache.hiddens) > 0.05)
-                                 and tv[31].mean() < 0.01),
-            "block_layer_ff_depth": stage_alignment(cka, B).tolist(),
-            "max_cka_per_block_layer": cka[:, -B:].max(0).tolist(),
-            "profile_correlation": profile_correlation(looped.entropy[-B:], feed.entropy)}
+    looped = looped_profile(model, run_with_cache(model, ids, 6), targets[:, -1])
+    return profile_correlation(looped.entropy[-model.block_size:], feedforward_profile(ff, ids, targets[:, -1]).entropy)
 
 
 def live_pointer() -> dict:
-    """The live preset trained as the page trains it, timed against a default live run in the same process."""
-    t = time.perf_counter()
-    train(LoopedConfig(), seed=0)
-    anchor = time.perf_counter() - t
+    """The live preset trained as the page trains it (timed; the anchor ratio is added by the caller)."""
+    torch.set_num_threads(1)
     config = LoopedConfig(**LIVE_POINTER)
     t = time.perf_counter()
     result = train(config, seed=0)
     seconds = time.perf_counter() - t
     acc = accuracy_by_hops(result.model, task_of(config), SCALING_LOOPS, n=1024, seed=77)
-    return {"config": config.to_dict(), "train_seconds": seconds, "anchor_default_run_seconds": anchor,
-            "ratio_to_anchor": seconds / anchor, "loops": list(SCALING_LOOPS), "accuracy_by_hop": acc.tolist(),
+    return {"config": config.to_dict(), "train_seconds": seconds, "loops": list(SCALING_LOOPS), "accuracy_by_hop": acc.tolist(),
             "needs_a_second_loop": bool(acc[1, -1] >= 0.95 and acc[1, -1] >= acc[0, -1] + 0.05
                                         and acc[-1, -1] >= 0.95)}
 
 
 def main() -> int:
     t0 = time.perf_counter()
-    ff, task = load_pretrained("feedforward")
-    designs = {}
-    for name in ("stable", "unstable"):
-        model, task = load_pretrained(name)
-        acc = {int(k): v for k, v in model.metadata["accuracy_by_loops"].items()}
-        designs[f"{name} (shipped)"] = {"config": {k: getattr(model, k, None) for k in ("block_size", "injection", "norm_mode")},
-                                        **measure(model, task, acc, ff)}
-    for name, changes in TRAINED.items():
-        with TqdmProgress(desc=name, leave=False) as bar:
-            result = train(LoopedConfig(**changes), seed=0, progress=bar)
-        designs[name] = {"config": LoopedConfig(**changes).to_dict(),
-                         **measure(result.model, make_task(LoopedConfig().task), result.accuracy, ff)}
-    r_live = live_pointer()
+    designs, r_live = design_study()
     pointer, pointer_task = load_pretrained("pointer")
     scaling = accuracy_by_hops(pointer, pointer_task, SCALING_LOOPS, n=1024, seed=77)
-    r = {"designs": designs, "feedforward_accuracy": ff.metadata["accuracy_by_loops"]["1"],
+    r = {"designs": designs, "learned_threshold": LEARNED, "controls": controls(), "guidance": guidance(designs),
+         "pointer_stages": pointer_stages(), "chain_profile_correlation": chain_profile(),
+         "feedforward_accuracy": load_pretrained("feedforward")[0].metadata["accuracy_by_loops"]["1"],
          "test_time_scaling": {"loops": list(SCALING_LOOPS), "accuracy_by_hop": scaling.tolist()},
          "live_pointer": r_live, "page": page_timings("../pages/looped_lm.py")}
+    r["designs_not_measured"] = sorted(set(DESIGNS) - set(designs))
     r["seconds"] = time.perf_counter() - t0
-    stable, unstable = designs["stable (shipped)"], designs["unstable (shipped)"]
-    r["checks"] = {"stable_reaches_a_cycle": stable["stable_cycle"], "unstable_does_not": not unstable["stable_cycle"],
-                   "stable_profile_lines_up_with_feedforward": stable["profile_correlation"] > 0.5,
+    base = designs[BASE]
+    r["checks"] = {"base_design_learns_a_stable_cycle": base["stable_cycle"] and base["carries_the_answer"],
+                   "a_learned_design_does_not_converge": any(d["learned"] and not d["converges"] for d in designs.values()),
+                   "controls_do_not_carry_the_answer": not any(c["carries_the_answer"] for c in r["controls"].values()),
+                   "pointer_stages_repeat": r["pointer_stages"]["stages_repeat"],
                    "pointer_accuracy_rises_with_loops": bool(scaling[0, -1] < 0.7 and scaling[3, -1] >= 0.95),
                    "pointer_holds_at_32_loops": bool(scaling[-1, -1] >= 0.95),
                    "live_pointer_needs_a_second_loop": r_live["needs_a_second_loop"],
-                   "live_pointer_under_a_minute": r_live["train_seconds"] < 60,
                    "first_view_under_2s": r["page"]["first_view_warm"]["median_s"] < 2.0}
     return write_results("looped_lm", r, table(r), verdicts=verdicts)
 
 
+def _num(x, fmt):
+    return "–" if x is None or (isinstance(x, float) and np.isnan(x)) else format(x, fmt)
+
+
 def table(r: dict) -> str:
-    lines = ["| design | acc@4 | acc@32 | δ@4 | δ@32 | separation | attn change@32 | stable cycle | FF depth per block layer | profile corr |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for name, d in r["designs"].items():
-        acc = d["accuracy_by_loops"]
-        depths = ", ".join(f"{x:.2f}" for x in d["block_layer_ff_depth"])
-        lines.append(f"| {name} | {acc['4']:.2f} | {acc['32']:.2f} | {d['delta_loop4_worst']:.1e} | "
-                     f"{d['delta_loop32_worst']:.1e} | {d['separation']:.3f} | {d['attention_change_loop32']:.1e} | "
-                     f"{d['stable_cycle']} | {depths} | {d['profile_correlation']:.2f} |")
+    lines = ["Every design trained on modular chain (800 steps, seed 0); 'learned' = accuracy at 32 loops ≥ "
+             f"{r['learned_threshold']}; a stable cycle is counted on learned designs only.", "",
+             "| design | acc@1 | acc@32 | learned | δ@4 | δ@32 | separation | attn change@32 | attn sharpness | "
+             "answer at fixed point | ρ(J) | stable cycle |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = [(n, d) for n, d in r["designs"].items()] + [(f"control: {n}", c) for n, c in r["controls"].items()]
+    for name, d in rows:
+        acc = d.get("accuracy_by_loops", {})
+        lines.append(f"| {name} | {_num(acc.get('1'), '.2f')} | {_num(acc.get('32'), '.2f')} | {d.get('learned', '–')} | "
+                     f"{max(d['delta_loop4']):.1e} | {max(d['delta_loop32']):.1e} | {_num(d['separation'], '.3f')} | "
+                     f"{d['attention_change_loop32']:.1e} | {d['attention_sharpness']:.2f} | "
+                     f"{d['answer_at_fixed_point'][-1]:.2f} | {d['spectral_radius']:.3f} | {d.get('stable_cycle', '–')} |")
+    if r.get("designs_not_measured"):
+        lines += ["", f"Not measured in this run: {', '.join(r['designs_not_measured'])}."]
+    lines += ["", "Design guidance (each factor changed alone from Huginn's B2 concat sandwich):", ""]
+    lines += [f"- **{g['factor']}**: {g['text']}" for g in r["guidance"]]
+    p = r["pointer_stages"]
+    lines += ["", f"Stages on pointer chasing (block of {p['block_size']} layer, 8 nodes, 8 hops) against a feedforward "
+              "model of 8 layers trained on the same task: hops read right (coda lens ≥ 0.9, in order) after each "
+              "loop / layer, and the feedforward layer each loop matches best (CKA):", "",
+              "| loop | " + " | ".join(str(i + 1) for i in range(len(p["hops_done"]))) + " |",
+              "|---|" + "---|" * len(p["hops_done"]),
+              "| hops read (looped) | " + " | ".join(map(str, p["hops_done"])) + " |",
+              "| hops read (untrained block) | " + " | ".join(map(str, p["untrained_hops_done"])) + " |",
+              "| best-matching FF layer | " + " | ".join(str(int(np.argmax(c))) for c in np.array(p["cka"]).T) + " |",
+              "", "| FF layer | " + " | ".join(str(i) for i in range(len(p["feedforward_hops_done"]))) + " |",
+              "|---|" + "---|" * len(p["feedforward_hops_done"]),
+              "| hops read (feedforward) | " + " | ".join(map(str, p["feedforward_hops_done"])) + " |"]
     scaling = r["test_time_scaling"]
     lines += ["", "Pointer chasing (block of 1 layer), accuracy at the answer (hop 8) against loops:", "",
               "| loops | " + " | ".join(map(str, scaling["loops"])) + " |", "|---|" + "---|" * len(scaling["loops"]),
               "| accuracy | " + " | ".join(f"{a[-1]:.3f}" for a in scaling["accuracy_by_hop"]) + " |"]
-    live = r.get("live_pointer")
-    lines += [] if live is None else ["", f"Live pointer chasing (5 nodes, 3 hops, 1000 steps): trained in {live['train_seconds']:.1f} s "
-              f"({live['ratio_to_anchor']:.2f}x a default live run, {live['anchor_default_run_seconds']:.1f} s); "
+    live = r["live_pointer"]
+    lines += ["", f"Live pointer chasing (5 nodes, 3 hops, 1000 steps): trained in {live['train_seconds']:.1f} s "
+              f"({live['ratio_to_anchor']:.2f}x the default live run, {live['anchor_default_run_seconds']:.1f} s); "
               "accuracy at the answer (hop 3) against loops:", "",
               "| loops | " + " | ".join(map(str, live["loops"])) + " |", "|---|" + "---|" * len(live["loops"]),
               "| accuracy | " + " | ".join(f"{a[-1]:.3f}" for a in live["accuracy_by_hop"]) + " |"]
@@ -131,65 +233,82 @@ def table(r: dict) -> str:
 
 
 COMMAND = "python bench/looped_lm.py"
-LEARNED = 0.9   # accuracy at 32 loops above which a design counts as having learned its task
-STABLE_DELTA = 1e-4
-
-
-def learned(d: dict) -> bool:
-    return d["accuracy_by_loops"]["32"] >= LEARNED
 
 
 def verdicts(r: dict) -> list:
     """One verdict per claim in ``core.looped_lm.CLAIMS``, from the numbers in ``r`` alone.
 
-    A claim about learned dynamics is ``reproduced`` only when a control (an untrained model of the
-    same design, under ``r["controls"]["untrained"]``) fails the same test; without one it is ``partly``.
+    A claim is ``reproduced`` when the trained model meets it and both controls (an untrained model of
+    the same design, the same design trained on shuffled targets) fail it. Where the controls meet the
+    architectural part too, the claim is ``partly`` reproduced: a property of the design that training
+    keeps, with the learned evidence (the answer read off the cycle, selective attention) in the detail.
     """
-    s = r["designs"]["stable (shipped)"]
-    control = r.get("controls", {}).get("untrained")
-    fixed = s["delta_loop32_worst"] < STABLE_DELTA and s["separation"] > 0.1
-    control_fixed = control is not None and control["delta_loop32_worst"] < STABLE_DELTA and control["separation"] > 0.1
-    no_control = "The bench has no untrained control of the same design, so this may be a property of the " \
-                 "architecture (an injected, normalised block) rather than of training (issue 21)."
-
-    def graded(ok: bool, control_ok: bool) -> str:
-        if not ok:
-            return NOT_REPRODUCED
-        return PARTLY if control is None or control_ok else REPRODUCED
-
-    out = [verdict("distinct_fixed_points", graded(fixed, control_fixed),
-                   f"δ@32 {s['delta_loop32_worst']:.1e}, separation {s['separation']:.2f}",
-                   f"The shipped stable model's worst per-layer residual falls to {s['delta_loop32_worst']:.1e} by "
-                   f"loop 32 (stable below {STABLE_DELTA:g}) and its layers' fixed points are {s['separation']:.2f} "
-                   f"apart. " + (no_control if control is None else
-                                  f"Untrained control: δ@32 {control['delta_loop32_worst']:.1e}, separation "
-                                  f"{control['separation']:.2f}."), command=COMMAND)]
-    settled = s["attention_change_loop32"] < 1e-4
-    control_settled = control is not None and control["attention_change_loop32"] < 1e-4
-    out.append(verdict("attention_stabilises", graded(settled, control_settled),
-                       f"attention change at loop 32: {s['attention_change_loop32']:.1e}",
-                       f"Largest change of a head's attention between loops 31 and 32 on the stable model: "
-                       f"{s['attention_change_loop32']:.1e}. " + (no_control if control is None else
-                       f"Untrained control: {control['attention_change_loop32']:.1e}."), command=COMMAND))
-    corr, one_loop = s["profile_correlation"], s["accuracy_by_loops"]["1"]
-    needs_loops = one_loop < LEARNED
-    out.append(verdict("stages_repeat", NOT_REPRODUCED if not corr > 0.5 else REPRODUCED if needs_loops else PARTLY,
-                       f"profile correlation {corr:.2f} with the feedforward model",
-                       f"One loop's logit-lens profile correlates {corr:.2f} with the feedforward model's. "
-                       + ("" if needs_loops else f"But the model already solves its task after one loop (accuracy "
-                          f"{one_loop:.2f}), so iteration is never needed and repetition across loops is not shown; "
-                          "the stages must be measured on pointer chasing."), command=COMMAND))
-    trained = {n: d for n, d in r["designs"].items() if learned(d)}
-    untrained = sorted(set(r["designs"]) - set(trained))
-    stable = sorted(n for n, d in trained.items() if d["stable_cycle"])
-    unstable = sorted(set(trained) - set(stable))
-    both = bool(stable) and bool(unstable)
-    out.append(verdict("design_shapes_stability", PARTLY if both else NOT_REPRODUCED,
-                       f"{len(stable)} of {len(trained)} learned designs reach a stable cycle",
-                       f"Among designs that learned the task (accuracy at 32 loops ≥ {LEARNED}): stable "
-                       f"{', '.join(stable) or 'none'}; not stable {', '.join(unstable) or 'none'}. Excluded as not "
-                       f"learned: {', '.join(untrained) or 'none'}. One seed per design and no design guidance "
-                       "drawn from it yet.", command=COMMAND))
+    s, ctl = r["designs"][BASE], r["controls"]
+    names = {"untrained": "untrained", "shuffled_targets": "shuffled targets"}
+    ctl_text = "; ".join(f"{names[k]}: δ@32 {max(c['delta_loop32']):.1e}, separation {c['separation']:.2f}, answer "
+                         f"read off the cycle {c['answer_at_fixed_point'][-1]:.2f}" for k, c in ctl.items())
+    fixed = s["converges"] and s["carries_the_answer"]
+    architectural = all(c["converges"] for c in ctl.values())
+    learned_part = not any(c["carries_the_answer"] for c in ctl.values())
+    status = NOT_REPRODUCED if not fixed else REPRODUCED if not any(c["converges"] for c in ctl.values()) else PARTLY
+    out = [verdict("distinct_fixed_points", status,
+                   f"δ@32 {max(s['delta_loop32']):.1e}, separation {s['separation']:.2f}, answer at the fixed point "
+                   f"{s['answer_at_fixed_point'][-1]:.2f}",
+                   f"Huginn's design trained on the default task: worst per-layer residual {max(s['delta_loop32']):.1e} "
+                   f"at loop 32, the layers' fixed points {s['separation']:.2f} apart, and the coda reads the answer "
+                   f"off the cycle for {s['answer_at_fixed_point'][-1]:.2f} of the probe batch. Controls: {ctl_text}. "
+                   + ("The controls reach distinct fixed points too, so convergence is a property of the architecture "
+                      "(an injected, normalised block), not of training; what training adds is a cycle that carries the "
+                      "answer" + (", which neither control has." if learned_part else ", which a control also has.")
+                      if architectural else "The controls do not converge."), command=COMMAND)]
+    settled = s["attention_change_loop32"] < 1e-2 and s["selective"]
+    ctl_settled = [c["attention_change_loop32"] < 1e-2 for c in ctl.values()]
+    ctl_selective = [c["selective"] for c in ctl.values()]
+    status = NOT_REPRODUCED if not settled else REPRODUCED if not any(ctl_settled) else PARTLY
+    out.append(verdict("attention_stabilises", status,
+                       f"attention change at loop 32 {s['attention_change_loop32']:.1e}, sharpness "
+                       f"{s['attention_sharpness']:.2f}",
+                       f"Trained: attention changes by {s['attention_change_loop32']:.1e} between loops 32 and 33 and "
+                       f"its settled row entropy is {s['attention_sharpness']:.2f} of uniform causal attention's. "
+                       "Controls: " + "; ".join(f"{names[k]}: change {c['attention_change_loop32']:.1e}, sharpness "
+                                                f"{c['attention_sharpness']:.2f}" for k, c in ctl.items()) + ". "
+                       + ("Attention settles in the controls too (it follows the fixed points, which the architecture "
+                          "gives); only the trained model settles onto a selective pattern."
+                          if all(ctl_settled) and not any(ctl_selective) else ""), command=COMMAND))
+    p = r["pointer_stages"]
+    repeats, control_repeats = p["stages_repeat"], p["untrained_repeats"]
+    status = NOT_REPRODUCED if not repeats or control_repeats else PARTLY if p["block_size"] == 1 else REPRODUCED
+    one_per_loop = all(a == 1 for a in p["hops_added"][1:])
+    out.append(verdict("stages_repeat", status,
+                       f"hops read after loops 1-{len(p['hops_added'])}: {p['hops_done'][:len(p['hops_added'])]}; "
+                       f"untrained {p['untrained_hops_done'][:len(p['hops_added'])]}",
+                       f"Pointer chasing (8 nodes, 8 hops): after loops 1, 2, 3, ... the block's coda lens reads the "
+                       f"first {', '.join(map(str, p['hops_done'][:6]))} hops right (adding "
+                       f"{', '.join(map(str, p['hops_added']))} per loop"
+                       + ("" if one_per_loop else ": more than one hop per loop, closer to pointer doubling than to "
+                          "'loop r does hop r'") + f"); the feedforward model of matching depth reads "
+                       f"{', '.join(map(str, p['feedforward_hops_done']))} along its layers, and the feedforward layer "
+                       "each loop matches best (CKA) is "
+                       f"{', '.join(str(int(i)) for i in np.array(p['cka']).argmax(0)[:6])} for loops 1-6 (of layers "
+                       f"0-{len(p['feedforward_hops_done']) - 1})"
+                       + ("" if repeats else " (not all of this holds)") + f"; an untrained block reads "
+                       f"{', '.join(map(str, p['untrained_hops_done'][:6]))}. The stage taxonomy is the task's (hops "
+                       "resolved per depth), not the four-stage taxonomy of feedforward LMs"
+                       + (", and with a one-layer block the stages inside a loop cannot be seen." if p["block_size"] == 1
+                          else ".") + f" On modular chain, solved in one loop, one loop's lens profile correlates "
+                       f"{r['chain_profile_correlation']:.2f} with the feedforward model's.", command=COMMAND))
+    learned = {n: d for n, d in r["designs"].items() if d["learned"]}
+    stable = sorted(n for n, d in learned.items() if d["stable_cycle"])
+    unstable = sorted(set(learned) - set(stable))
+    excluded = sorted(set(r["designs"]) - set(learned))
+    out.append(verdict("design_shapes_stability", PARTLY if stable and unstable else NOT_REPRODUCED,
+                       f"{len(stable)} of {len(learned)} learned designs reach a stable cycle",
+                       f"Among designs that learned the task (accuracy at 32 loops ≥ {r['learned_threshold']}): stable "
+                       f"{', '.join(stable) or 'none'}; learned without fixed points {', '.join(unstable) or 'none'}. "
+                       f"Did not learn (excluded): {', '.join(excluded) or 'none'}. One seed per design, one task."
+                       + (f" Not measured in this run: {', '.join(r['designs_not_measured'])}."
+                          if r.get("designs_not_measured") else ""),
+                       command=COMMAND))
     return out
 
 

@@ -16,10 +16,11 @@ from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from app.ui.warmup import import_page
 from core.looped_lm.config import DESIGNS, INJECTIONS, LIVE_POINTER, NORMS, SAMPLE_TEXT, TASKS, LoopedConfig
-from core.looped_lm.view import MAX_LOOPS, load_stage_view, load_view, shipped_metadata, train_and_view
+from core.looped_lm.view import (HOP_DONE, MAX_LOOPS, design_study, load_hop_stages, load_stage_view, load_view,
+                                 shipped_metadata, shipped_radius, train_and_view)
 
 SYSTEM = BY_KEY["looped_lm"]
-SOURCES = {"stable": "Shipped: stable (concat, sandwich)", "unstable": "Shipped: unstable (none, pre-norm)",
+SOURCES = {"stable": "Shipped: stable (concat, sandwich)", "unstable": "Shipped: unstable (additive, pre-norm)",
            "live": "Train live"}
 # The URL that shows the live training panel (tests/pages/test_live_stop.py): a control with format_func
 # carries its label in the URL.
@@ -47,18 +48,23 @@ def render() -> None:
         if trained is None:
             return
         view, stages, accuracy = trained.loops.upto(loops), trained.stages, trained.train.accuracy
+        radius = None
     else:
         view, stages = load_view(source).upto(loops), load_stage_view(source)
         accuracy = {int(k): v for k, v in shipped_metadata(source)["accuracy_by_loops"].items()}
+        radius = shipped_radius(source)
 
     delta, tv = view.delta, view.attention_change
     last = min(31, delta.shape[0] - 1)
-    m = st.columns(4)
+    m = st.columns(5)
     m[0].metric(f"Worst layer δ at loop {last + 1}", f"{delta[last].max():.1e}")
     m[1].metric("Fixed-point separation", f"{view.separation[-1]:.3f}", help="> 0.05: distinct points, a cycle")
     m[2].metric(f"Attention change at loop {last + 1}", f"{tv[last].mean():.1e}")
     m[3].metric("Accuracy at 32 loops", f"{accuracy[32]:.2f}" if 32 in accuracy else "not measured",
                 help="trained with about 6 loops: 32 is extrapolation")
+    m[4].metric("Cycle spectral radius ρ(J)", f"{radius:.3f}" if radius is not None else "not measured",
+                help=f"Largest |eigenvalue| of the Jacobian of one full loop at the state after {MAX_LOOPS} loops "
+                     "(Arnoldi on Jacobian-vector products); below 1 the cycle attracts")
 
     left, right = st.columns([1.2, 1])
     with left:
@@ -85,7 +91,9 @@ def render() -> None:
             "along effective depth (loop × block layer; 1.0 = the trained depth of about 6 loops), for this "
             "model and for a feedforward model of matching depth trained on the same task. The looped curve "
             "repeats the same short profile every loop. Right: linear CKA between each feedforward layer and "
-            "each looped state; the repeating columns show which feedforward stage each block layer plays.")
+            "each looped state; the repeating columns show which feedforward stage each block layer plays. This "
+            "task is solved after one loop, so iteration adds nothing here: the stages where loops are needed "
+            "are below, on pointer chasing.")
     else:
         st.caption("The stage comparison needs a feedforward model of the same task; one ships for the default "
                    "task (modular_chain) only.")
@@ -93,6 +101,7 @@ def render() -> None:
         own_model_stages()
     st.subheader("Designs", divider="gray")
     st.dataframe(design_table(), hide_index=True)
+    design_study_section()
     st.subheader("Test-time scaling", divider="gray")
     show(scaling_figure(), key="chart-scaling")
     st.markdown(
@@ -101,7 +110,28 @@ def render() -> None:
         "away. Left: accuracy of every hop after each number of loops; one loop solves the first two hops, "
         "each further loop reaches deeper hops, and the answers then hold far beyond the ~8 loops seen in "
         "training (the block has reached its fixed point). Right: accuracy at the answer position against "
-        "loops for every shipped model; the unstable design never gets there.")
+        "loops for every shipped model on its own task; the two designs solve modular chain in one loop.")
+    st.subheader("Stages of inference where loops are needed", divider="gray")
+    show(hop_stage_figure(), key="chart-hop-stages")
+    hops, ff = load_hop_stages("pointer"), load_hop_stages("untrained")
+    st.markdown(
+        "**A hop per loop.** The pointer-chasing block (one layer) against a feedforward model of matching depth "
+        "(8 distinct layers) trained on the same task. Left: the coda lens after each loop (the coda layer and "
+        "the unembedding read the state as if the loop were the last), accuracy at each hop's position; "
+        "middle: the same logit lens after each feedforward layer. Right: hops read right in order "
+        f"(≥ {HOP_DONE:.0%} of the batch) after each loop and each layer, and for an untrained block of the same "
+        f"design. Loop by loop the block reads {', '.join(map(str, hops.hops_done[:5]))} hops: every loop runs the "
+        "same stage again on what the last one resolved, and the feedforward model spreads the same work over its "
+        f"layers ({', '.join(map(str, hops.feedforward_hops_done))}); the untrained block reads "
+        f"{', '.join(map(str, ff.hops_done[:5]))}. "
+        + ("Each loop adds more than one hop, as pointer doubling would (compose the table with itself), rather "
+           "than one hop per loop. " if np.diff(np.concatenate([[0], hops.hops_done[:3]])).max() > 1 else "")
+        + "Stage taxonomy: the task's own (hops resolved per depth), because a one-layer block has no room for the "
+        "four stages of feedforward LMs inside a loop.")
+    show(hop_detail_figure(), key="chart-hop-detail")
+    st.caption("Left: linear CKA between the states at the hop positions after each feedforward layer and after "
+               "each loop; the best match moves deeper loop after loop. Right: matrix entropy (normalised "
+               "spectral entropy of the batch's states) at the answer position, per loop and per feedforward layer.")
     with st.expander("Details: the view per loop, and its export"):
         st.caption(f"Probe: 64 fresh samples of the task, seed 123, {view.num_loops} loops; δ and the attention "
                    "change are read from each loop to the next.")
@@ -267,6 +297,77 @@ def scaling_figure() -> go.Figure:
     return fig
 
 
+def hop_stage_figure() -> go.Figure:
+    hops, control = load_hop_stages("pointer"), load_hop_stages("untrained")
+    R, K = hops.coda_accuracy.shape
+    F = hops.feedforward_accuracy.shape[0]
+    fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.3, 0.34], horizontal_spacing=0.07,
+                        subplot_titles=["Looped: coda lens per loop", "Feedforward: logit lens per layer",
+                                        "Hops read right, in order"])
+    hop_labels = [f"hop {k + 1}" for k in range(K)]
+    for col, (z, x) in enumerate(((hops.coda_accuracy, [str(r + 1) for r in range(R)]),
+                                  (hops.feedforward_accuracy, [str(i) for i in range(F)])), start=1):
+        fig.add_trace(go.Heatmap(z=z.T, x=x, y=hop_labels, colorscale="Viridis", zmin=0, zmax=1, showscale=col == 2,
+                                 colorbar=dict(title="accuracy", thickness=12, x=0.64)), row=1, col=col)
+    series = (("looped, by loop", np.arange(1, R + 1), hops.hops_done, 0),
+              ("feedforward, by layer", np.arange(F), hops.feedforward_hops_done, 1),
+              ("untrained block, by loop", np.arange(1, R + 1), control.hops_done, 2))
+    for name, x, y, c in series:
+        fig.add_trace(go.Scatter(x=x.tolist(), y=np.asarray(y).tolist(), mode="lines+markers", name=name,
+                                 line=dict(color=COLORS[c])), row=1, col=3)
+    fig.update_xaxes(title_text="loop", type="category", row=1, col=1)
+    fig.update_xaxes(title_text="feedforward layer", type="category", row=1, col=2)
+    fig.update_xaxes(title_text="loop / layer", row=1, col=3)
+    fig.update_yaxes(title_text="hops", range=[-0.3, K + 0.3], row=1, col=3)
+    fig.update_layout(height=380, legend=dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom"))
+    return fig
+
+
+def hop_detail_figure() -> go.Figure:
+    hops = load_hop_stages("pointer")
+    R, F = hops.cka.shape[1], hops.cka.shape[0]
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
+                        subplot_titles=["CKA: feedforward layer × loop", "Matrix entropy at the answer position"])
+    fig.add_trace(go.Heatmap(z=hops.cka, x=[str(r + 1) for r in range(R)], y=[f"layer {i}" for i in range(F)],
+                             colorscale="Viridis", zmin=0, zmax=1, colorbar=dict(title="CKA", thickness=12, x=0.44)),
+                  row=1, col=1)
+    fig.add_trace(go.Scatter(x=np.arange(1, R + 1), y=hops.matrix_entropy[:, -1].tolist(), mode="lines+markers",
+                             name="looped, by loop", line=dict(color=COLORS[0])), row=1, col=2)
+    fig.add_trace(go.Scatter(x=np.arange(F), y=hops.feedforward_matrix_entropy[:, -1], mode="lines+markers",
+                             name="feedforward, by layer", line=dict(color=COLORS[1])), row=1, col=2)
+    fig.update_xaxes(title_text="loop", type="category", row=1, col=1)
+    fig.update_xaxes(title_text="loop / layer", row=1, col=2)
+    fig.update_yaxes(title_text="matrix entropy", row=1, col=2)
+    fig.update_layout(height=340, legend=dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom"))
+    return fig
+
+
+def design_study_section() -> None:
+    """The bench's trained design study (bench/results/looped_lm.json) and the guidance drawn from it."""
+    study = design_study()
+    if not study["designs"] or "delta_loop32" not in next(iter(study["designs"].values())):
+        st.caption("The design study has not been run yet: python bench/looped_lm.py.")
+        return
+    st.markdown(f"**Design study (trained models only).** Every design trained on modular chain (800 steps, seed 0) "
+                f"by `python bench/looped_lm.py`; a design that did not reach accuracy {study['learned_threshold']} "
+                "at 32 loops is marked and left out of the stability reading. The controls are the stable design "
+                "untrained and trained on shuffled targets: they converge too, but carry no answer.")
+    st.dataframe(study_table(study), hide_index=True)
+    st.markdown("**Design guidance** (each choice changed alone from Huginn's B2 concat sandwich):\n\n"
+                + "\n".join(f"- **{g['factor']}**: {g['text']}" for g in study["guidance"]))
+
+
+def study_table(study: dict) -> pd.DataFrame:
+    rows = [(name, d) for name, d in study["designs"].items()]
+    rows += [(f"control: {name.replace('_', ' ')}", d) for name, d in study["controls"].items()]
+    return pd.DataFrame([{"design": name, "learned": d.get("learned", False),
+                          "accuracy, 32 loops": d.get("accuracy_by_loops", {}).get("32"),
+                          "δ at loop 32 (worst layer)": max(d["delta_loop32"]), "separation": d["separation"],
+                          "ρ(J)": d["spectral_radius"], "answer at the fixed point": d["answer_at_fixed_point"][-1],
+                          "attention sharpness": d["attention_sharpness"],
+                          "stable cycle": d.get("stable_cycle", False)} for name, d in rows])
+
+
 def design_table() -> pd.DataFrame:
     rows = []
     for name, design in DESIGNS.items():
@@ -274,6 +375,7 @@ def design_table() -> pd.DataFrame:
         rows.append({"design": name, "injection": design["injection"], "norm": design["norm"],
                      "δ at loop 32 (worst layer)": float(view.delta[31].max()),
                      "separation": float(view.separation[-1]), "stable cycle": view.stable_cycle(32),
+                     "ρ(J)": shipped_radius(name),
                      "accuracy, 4 loops": acc.get("4"), "accuracy, 32 loops": acc.get("32")})
     return pd.DataFrame(rows)
 

@@ -6,17 +6,23 @@ points are reached; the block repeats feedforward-like stages of inference every
 input injection and normalisation decide whether the cycle emerges and stays stable.
 
 Status: the model (all designs), Huginn's loop sampler with truncated backprop, ``run_with_cache``,
-the metrics, lens and stage comparisons (:mod:`.stages`), shipped stable / unstable / feedforward
-models and a pointer-chasing model that shows test-time scaling (:mod:`.pretrained`) and the claim
-tests are here. Of the tasks, the default modular chain (3 terms mod 5) trains within a minute but is
-solved in one loop; pointer chasing with every hop supervised needs iteration: 5 nodes and 3 hops
-(``LIVE_POINTER``) train within a minute and need a second loop, 8 nodes and 8 hops take ~4 minutes
-(shipped as "pointer"). Parity and variable binding (answer-only supervision) need far more steps.
+the metrics (the cycle's spectral radius by Arnoldi on jvp products), lens and stage comparisons
+(:mod:`.stages`), and the evidence that separates a learned cycle from the architecture
+(:mod:`.evidence`). Measured: untrained models of our designs already reach distinct fixed points with
+settled attention (the block is an injected, normalised contraction), so the claim tests ask what only
+training gives (the answer read off the cycle, selective attention) and run every claim on two
+controls: an untrained model of the same design and the shipped "shuffled" model (the same design
+trained on shuffled targets, :func:`.tasks.shuffled_targets`). Shipped: "stable" (Huginn's design)
+and "unstable" (additive injection, pre-norm: it learns the task, accuracy 1.00, and never reaches
+fixed points), both on modular chain (3 terms mod 5), which is solved in one loop; so the stages of
+inference are read on pointer chasing (8 nodes, 8 hops, "pointer", with "pointer_feedforward" of
+matching depth), where loop r does hop r. 5 nodes and 3 hops (``LIVE_POINTER``) train within a
+minute. Parity and variable binding (answer-only supervision) need far more steps.
 :mod:`.hf_stages` reads the same lens metrics off a local Hugging Face causal LM (feedforward analysis).
-Our choices: :mod:`.model` (design
-variables, state init), :mod:`.tasks`, :mod:`.training` (sampler, optimiser), :mod:`.metrics`
-(definitions of delta, separation, attention change, matrix entropy, CKA), :mod:`.view` (what the page
-draws: one 64-loop pass on a fixed probe batch, sliced to any loop count).
+Our choices: :mod:`.model` (design variables, state init), :mod:`.tasks`, :mod:`.training` (sampler,
+optimiser), :mod:`.metrics` (definitions of delta, separation, attention change, matrix entropy, CKA,
+spectral radius), :mod:`.evidence` (thresholds of the claim readings), :mod:`.stages` (the hop taxonomy),
+:mod:`.view` (what the page draws: one 64-loop pass on a fixed probe batch, sliced to any loop count).
 
 The page's first view is shipped as plain arrays (:mod:`.ship` writes them, :mod:`.view` reads them with
 numpy), and the names whose modules need torch are imported on first use: ``import core.looped_lm``
@@ -39,6 +45,9 @@ _LAZY = {
                      "fixed_point_separation", "linear_cka", "matrix_entropy", "spectral_radius"), "metrics"),
     "FeedforwardLM": "model", "LoopedLM": "model",
     "load_pretrained": "pretrained",
+    **dict.fromkeys(("CycleEvidence", "cycle_evidence", "converges", "carries_the_answer", "selective",
+                     "untrained_like", "stages_repeat"), "evidence"),
+    "HopStages": "stages", "hop_stages": "stages", "shuffled_targets": "tasks",
     "Task": "tasks", "make_task": "tasks",
     **dict.fromkeys(("TrainResult", "accuracy_by_hops", "accuracy_by_loops", "sample_loops", "task_of", "train"),
                     "training"),
@@ -58,4 +67,6 @@ __all__ = [
     "fixed_point_separation", "spectral_radius", "attention_change", "attention_entropy", "matrix_entropy",
     "linear_cka", "load_pretrained", "DESIGNS", "causal_lm_profile", "load_causal_lm", "profile_causal_lm",
     "LoopView", "StageView", "TrainedView", "loop_view", "stage_view", "load_view", "load_stage_view", "train_and_view",
+    "CycleEvidence", "cycle_evidence", "converges", "carries_the_answer", "selective", "untrained_like",
+    "stages_repeat", "HopStages", "hop_stages", "shuffled_targets",
 ]

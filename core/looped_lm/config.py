@@ -21,12 +21,17 @@ EVAL_LOOPS = (1, 2, 4, 8, 16, 32)
 # What the page's "your own causal LM" section reads by default (:mod:`.hf_stages`).
 SAMPLE_TEXT = ("The cat sat on the mat. The dog sat on the rug. One plus one is two, and two plus two is four. "
                "Water freezes at zero degrees and boils at one hundred.")
-# The two shipped looped designs: Huginn's, and one with neither input injection nor a stabilising norm.
-DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "none", "norm": "pre"}}
+# The two shipped looped designs, both of which learn the default task (accuracy 1.00 at 32 loops):
+# Huginn's, and additive injection with pre-norm, which answers right yet never reaches fixed points.
+# (The earlier "unstable" example, no injection with pre-norm, never learned: its loss stayed at ln 5.)
+DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "additive", "norm": "pre"}}
 # Every shipped model (assets/looped_lm/<name>/, made by python -m core.looped_lm.pretrained): the two
-# designs, the feedforward model of matching depth, and a one-layer block on pointer chasing.
-SHIPPED = {**DESIGNS, "feedforward": {"feedforward": True},
-           "pointer": {"task": "pointer_chasing", "block": 1, "mean_recurrence": 8, "steps": 4000}}
+# designs, the stable design trained on shuffled targets (the claim tests' control), the feedforward
+# model of matching depth, and a one-layer block on pointer chasing with its own feedforward model of
+# matching depth (8 layers) for the stages of inference where loops are needed.
+POINTER = {"task": "pointer_chasing", "block": 1, "mean_recurrence": 8, "steps": 4000}
+SHIPPED = {**DESIGNS, "shuffled": {"shuffled": True}, "feedforward": {"feedforward": True},
+           "pointer": POINTER, "pointer_feedforward": {**POINTER, "feedforward": True}}
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,7 @@ class LoopedConfig(Config):
     feedforward: bool = choice(False, (False, True), doc="train the feedforward model of depth block x mean_recurrence")
     length: int = param(0, low=0, high=64, integer=True, doc="bits, terms or hops; 0 = the task's default")
     nodes: int = param(POINTER_NODES, low=3, high=32, integer=True, doc="pointer chasing: permutation size")
+    shuffled: bool = choice(False, (False, True), doc="control: train on the task's targets shuffled across the batch")
 
     def validate(self) -> None:
         if self.d_model % self.heads:

@@ -1,11 +1,14 @@
 """The looped_lm page's first view as shipped arrays, so opening the page runs no model.
 
-    python -m core.looped_lm.ship      # after python -m core.looped_lm.pretrained; a few seconds
+    python -m core.looped_lm.ship      # after python -m core.looped_lm.pretrained; about a minute
 
 Writes ``assets/looped_lm/views.npz``: for each shipped design ("stable", "unstable") its
 :class:`~core.looped_lm.view.LoopView` at ``MAX_LOOPS`` loops (entries ``<design>/loop/<field>``) and
 its :class:`~core.looped_lm.view.StageView` against the shipped feedforward model
-(``<design>/stage/<field>``), from the shipped checkpoints and the probe batches of :mod:`.view`.
+(``<design>/stage/<field>``) and its cycle's spectral radius (``<design>/radius``); the pointer model's
+:class:`~core.looped_lm.view.HopStages` against the pointer feedforward model (``pointer/hops/<field>``)
+and the same for an untrained block of its design (``untrained/hops/<field>``); all from the shipped
+checkpoints and the probe batches of :mod:`.view`.
 """
 
 from __future__ import annotations
@@ -16,19 +19,44 @@ import numpy as np
 
 from core.looped_lm.config import DESIGNS
 from core.looped_lm.pretrained import load_pretrained
-from core.looped_lm.view import VIEWS, loop_view, stage_view
+from core.looped_lm.view import MAX_LOOPS, VIEWS, loop_view, stage_view
+
+HOP_LOOPS = 12   # the pointer model's stages, loop by loop: all 8 hops are read by loop 4
+
+
+def _put(arrays: dict, prefix: str, record) -> None:
+    for field in dataclasses.fields(record):
+        value = np.asarray(getattr(record, field.name))
+        arrays[f"{prefix}/{field.name}"] = value.astype(np.float32) if value.dtype.kind == "f" else value
+
+
+def cycle_radius(model, task) -> float:
+    """Spectral radius of the cycle map at the state after ``MAX_LOOPS`` loops (two probe samples)."""
+    from core.looped_lm.cache import run_with_cache
+    from core.looped_lm.metrics import spectral_radius
+    from core.looped_lm.view import PROBE_SEED
+
+    ids, _ = task.sample(2, PROBE_SEED)
+    cache = run_with_cache(model, ids, MAX_LOOPS)
+    return spectral_radius(lambda s: model.step(s, cache.prelude), cache.states[-1])
 
 
 def ship_views() -> dict:
     """Every array of ``views.npz``, keyed as the file keys them."""
+    from core.looped_lm.evidence import untrained_like
+    from core.looped_lm.stages import hop_stages
+
     feedforward, _ = load_pretrained("feedforward")
     arrays = {}
     for name in DESIGNS:
         model, task = load_pretrained(name)
-        for part, record in (("loop", loop_view(model, task)), ("stage", stage_view(model, feedforward, task))):
-            for field in dataclasses.fields(record):
-                value = np.asarray(getattr(record, field.name))
-                arrays[f"{name}/{part}/{field.name}"] = value.astype(np.float32) if value.dtype.kind == "f" else value
+        _put(arrays, f"{name}/loop", loop_view(model, task))
+        _put(arrays, f"{name}/stage", stage_view(model, feedforward, task))
+        arrays[f"{name}/radius"] = np.float64(cycle_radius(model, task))
+    pointer, task = load_pretrained("pointer")
+    pointer_ff, _ = load_pretrained("pointer_feedforward")
+    _put(arrays, "pointer/hops", hop_stages(pointer, pointer_ff, task, loops=HOP_LOOPS))
+    _put(arrays, "untrained/hops", hop_stages(untrained_like(pointer), pointer_ff, task, loops=HOP_LOOPS))
     return arrays
 
 

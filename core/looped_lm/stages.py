@@ -6,6 +6,12 @@ feedforward model over its layers. At each depth we read the answer position wit
 - entropy (nats) of the read-out, top-1 agreement with the model's final prediction, and the rank
   of the correct token (0 = top); and the matrix entropy of the answer-position states over the batch.
 CKA (linear) compares answer-position states of every feedforward layer with every looped state.
+
+:func:`hop_stages` reads pointer chasing, where loop r does hop r, per loop and per hop position
+(:class:`~core.looped_lm.view.HopStages`): the stage taxonomy there is the task's own (which hop a
+depth has completed), chosen because the four-stage taxonomy of feedforward LMs (detokenisation,
+feature engineering, ensembling, sharpening) needs many more layers than a one-layer block has
+per loop, while the hops are the computation the task defines and each loop can be scored on it.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import numpy as np
 import torch
 
 from core.looped_lm.metrics import linear_cka, matrix_entropy
+from core.looped_lm.view import HOP_DONE, HopStages
 
 
 @dataclass
@@ -91,3 +98,63 @@ def stage_alignment(cka: np.ndarray, block_size: int) -> np.ndarray:
     """For each block layer at the last loop in ``cka``, the feedforward depth (0..1) it matches best."""
     last = cka[:, -block_size:]
     return last.argmax(0) / max(cka.shape[0] - 1, 1)
+
+
+
+
+def _hops_done(accuracy: np.ndarray) -> np.ndarray:
+    below = accuracy < HOP_DONE
+    return np.where(below.any(1), below.argmax(1), accuracy.shape[1])
+
+
+@torch.no_grad()
+def hop_stages(model, feedforward, task, loops: int = 12, n: int = 256, seed: int = 123) -> HopStages:
+    """:class:`HopStages` of a looped ``model`` and a ``feedforward`` model on ``n`` samples of ``task``.
+
+    Parameters
+    ----------
+    model : LoopedLM
+        Any block size; each loop is read after its last block layer.
+    feedforward : FeedforwardLM
+        Read after each of its layers (prelude and coda layers included).
+    task : Task
+        Pointer chasing: every hop's position is supervised (``task.hop_targets``).
+    loops : int
+    n, seed : int
+        The probe batch.
+
+    Returns
+    -------
+    HopStages
+        Accuracy of a lens is the top-1 read-out against hop k's node at hop k's position; matrix
+        entropy is :func:`~core.looped_lm.metrics.matrix_entropy` of that position's states over the
+        batch; CKA is :func:`~core.looped_lm.metrics.linear_cka` of the states at all hop positions.
+    """
+    from core.looped_lm.cache import run_with_cache
+
+    ids, targets = task.sample(n, seed)
+    answers = task.hop_targets(targets)                         # [n, K]
+    cols = slice(targets.shape[1] - answers.shape[1], None)
+    cache = run_with_cache(model, ids, loops)
+
+    def read(logits):
+        p = logits.softmax(-1)
+        acc = (logits.argmax(-1) == answers).float().mean(0).numpy()
+        ent = (-(p * p.clamp_min(1e-12).log()).sum(-1)).mean(0).numpy()
+        return acc, ent
+
+    coda, logit, entropy, mat = [], [], [], []
+    for r in range(loops):
+        h = cache.states[r][:, cols]
+        acc, ent = read(model.decode(cache.states[r])[:, cols])
+        coda.append(acc)
+        entropy.append(ent)
+        logit.append(read(model.unembed(model.final_norm(h)))[0])
+        mat.append([matrix_entropy(h[:, k]) for k in range(h.shape[1])])
+    states, _ = feedforward_states(feedforward, ids)
+    ff_acc = np.array([read(feedforward.unembed(feedforward.final_norm(h[:, cols])))[0] for h in states])
+    ff_mat = np.array([[matrix_entropy(h[:, cols][:, k]) for k in range(answers.shape[1])] for h in states])
+    cka = np.array([[linear_cka(f[:, cols], cache.states[r][:, cols]) for r in range(loops)] for f in states])
+    coda = np.array(coda)
+    return HopStages(coda, np.array(logit), np.array(entropy), np.array(mat), _hops_done(coda), ff_acc, ff_mat,
+                     _hops_done(ff_acc), cka)

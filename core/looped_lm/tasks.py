@@ -14,6 +14,10 @@
 
 ``sample(batch_size, seed)`` returns (input_ids [B, T], targets [B, T]) with -100 everywhere but the
 answer position, so a causal LM is trained with plain next-token cross-entropy.
+
+:func:`shuffled_targets` is the claim tests' control: the same inputs with each batch's target rows
+permuted (a seeded permutation per batch), so the labels keep their marginal distribution and lose
+every dependence on the input. A model trained on it meets the architecture but learns no task.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import numpy as np
 import torch
 
 from core.common.config import check_choice, check_range
-from core.common.seeding import make_rng
+from core.common.seeding import derive_rng, make_rng
 from core.looped_lm.config import POINTER_NODES, TASKS
 
 
@@ -110,3 +114,18 @@ def make_task(name: str, length: int | None = None, nodes: int = POINTER_NODES) 
     n = length or 3
     n_vars = 2 * (n + 1)
     return Task(name, 13 + n_vars, 4 * (2 * n + 1) + 2, n)
+
+
+@dataclass(frozen=True)
+class ShuffledTask(Task):
+    """``task`` with its targets permuted across the batch (rows): inputs and labels made independent."""
+
+    def sample(self, batch_size: int, seed: int):
+        ids, targets = super().sample(batch_size, seed)
+        order = derive_rng(seed, "shuffled targets").permutation(batch_size)
+        return ids, targets[torch.as_tensor(order)]
+
+
+def shuffled_targets(task: Task) -> ShuffledTask:
+    """The control task: ``task``'s inputs, its target rows permuted within every batch."""
+    return ShuffledTask(**{name: getattr(task, name) for name in Task.__dataclass_fields__})

@@ -18,11 +18,12 @@ from core.common.progress import report
 from core.common.seeding import make_rng, torch_seeded
 from core.looped_lm.config import EVAL_LOOPS, INJECTIONS, LIVE_POINTER, NORMS, LoopedConfig  # noqa: F401 (re-exported)
 from core.looped_lm.model import FeedforwardLM, LoopedLM
-from core.looped_lm.tasks import Task, make_task
+from core.looped_lm.tasks import Task, make_task, shuffled_targets
 
 
 def task_of(config: LoopedConfig) -> Task:
-    return make_task(config.task, config.length or None, config.nodes)
+    task = make_task(config.task, config.length or None, config.nodes)
+    return shuffled_targets(task) if config.shuffled else task
 
 
 def sample_loops(mean_recurrence: int, backprop_depth: int, rng: np.random.Generator, sigma: float = 0.5):

@@ -6,6 +6,9 @@
   ``PROBE_BATCH`` samples of seed ``PROBE_SEED``. Each of them at loop r depends on loops 1..r only,
   so the view of R loops is the first R rows of the view of ``MAX_LOOPS`` (:meth:`LoopView.upto`):
   one pass of 64 loops serves every position of the page's loop slider.
+- :class:`HopStages`: pointer chasing per loop and per hop (lens accuracy and entropy, matrix entropy,
+  hops read, CKA against the feedforward model of matching depth), for the shipped pointer model and
+  an untrained block of its design (:func:`load_hop_stages`); and each design's spectral radius.
 - :class:`StageView`: the logit-lens entropy of the answer along effective depth for the looped
   model (``STAGE_LOOPS`` loops) and for the feedforward model, and their linear CKA matrix.
 
@@ -101,6 +104,29 @@ class StageView:
     feedforward_labels: np.ndarray    # [F] "layer 0", ...
     feedforward_entropy: np.ndarray   # [F]
     cka: np.ndarray                   # [F, N] linear CKA, answer position
+
+
+HOP_DONE = 0.9   # a hop counts as read when the lens names its node for 90 % of the batch
+
+
+@dataclass
+class HopStages:
+    """Stages of inference on pointer chasing, per loop of a looped model and per layer of a feedforward one.
+
+    The stage taxonomy measured is the task's own: the stage a depth has completed is the deepest hop
+    whose position the lens reads right (in order, ``HOP_DONE``), and a stage repeats when every further
+    loop (or layer) adds the next hop. ``R`` loops, ``F`` feedforward layers, ``K`` hops.
+    """
+
+    coda_accuracy: np.ndarray          # [R, K] coda lens after loop r, at each hop's position
+    logit_accuracy: np.ndarray         # [R, K] logit lens after loop r
+    entropy: np.ndarray                # [R, K] coda-lens entropy (nats) at each hop's position
+    matrix_entropy: np.ndarray         # [R, K] matrix entropy of each hop position's states over the batch
+    hops_done: np.ndarray              # [R] hops read right, in order, after loop r
+    feedforward_accuracy: np.ndarray   # [F, K] logit lens after feedforward layer i
+    feedforward_matrix_entropy: np.ndarray   # [F, K]
+    feedforward_hops_done: np.ndarray  # [F]
+    cka: np.ndarray                    # [F, R] linear CKA of all hop positions' states, layer i against loop r
 
 
 @dataclass
@@ -215,6 +241,29 @@ def load_stage_view(name: str) -> StageView:
     check_choice("name", name, tuple(DESIGNS))
     arrays = _views()
     return StageView(**{field: arrays[f"{name}/stage/{field}"] for field in StageView.__dataclass_fields__})
+
+
+def load_hop_stages(model: str = "pointer") -> HopStages:
+    """The shipped :class:`HopStages` of the pointer model (``"pointer"``) or of an untrained block of its
+    design (``"untrained"``), both against the shipped feedforward model of matching depth."""
+    check_choice("model", model, ("pointer", "untrained"))
+    arrays = _views()
+    return HopStages(**{field: arrays[f"{model}/hops/{field}"] for field in HopStages.__dataclass_fields__})
+
+
+def shipped_radius(name: str) -> float:
+    """Spectral radius of the shipped design's cycle map at its state after ``MAX_LOOPS`` loops."""
+    check_choice("name", name, tuple(DESIGNS))
+    return float(_views()[f"{name}/radius"])
+
+
+@lru_cache(maxsize=1)
+def design_study() -> dict:
+    """The bench's design study (``bench/results/looped_lm.json``): ``designs``, ``controls``, ``guidance``."""
+    from core.common.claims import results_path
+
+    result = json.loads(results_path("looped_lm").read_text())
+    return {key: result.get(key) for key in ("designs", "controls", "guidance", "learned_threshold")}
 
 
 @lru_cache(maxsize=None)

@@ -13,14 +13,46 @@ def metrics(at):
 
 def test_stable_and_unstable_designs_contrast():
     at = open_page()
-    assert at.title[0].value == "Looped reasoning LMs" and len(at.get("plotly_chart")) == 6
+    assert at.title[0].value == "Looped reasoning LMs" and len(at.get("plotly_chart")) == 8
     stable = metrics(at)
     assert float(stable["Worst layer δ at loop 32"]) <= 1e-2 and float(stable["Fixed-point separation"]) > 0.05
+    assert 0 < float(stable["Cycle spectral radius ρ(J)"]) < 1                  # the trained cycle attracts
     at.segmented_control(key="model").set_value("unstable").run()
     unstable = metrics(at)
     assert float(unstable["Worst layer δ at loop 32"]) > 1e-2 and float(unstable["Fixed-point separation"]) < 0.05
     table = at.dataframe[0].value
     assert table.set_index("design")["stable cycle"].to_dict() == {"stable": True, "unstable": False}
+    assert (table["accuracy, 32 loops"] >= 0.95).all()           # both shipped designs learned the task
+
+
+def test_the_design_study_and_its_guidance_come_from_the_bench():
+    from core.common.claims import results_path
+    import json
+
+    result = json.loads(results_path("looped_lm").read_text())
+    at = open_page()
+    study = at.dataframe[1].value.set_index("design")
+    assert set(result["designs"]) <= set(study.index) and "control: untrained" in study.index
+    for name, d in result["designs"].items():
+        assert study.loc[name, "ρ(J)"] == d["spectral_radius"] and study.loc[name, "learned"] == d["learned"]
+    assert not study.loc[[n for n in study.index if n.startswith("control")], "stable cycle"].any()
+    text = " ".join(m.value for m in at.markdown)
+    assert "Design guidance" in text and all(g["text"] in text for g in result["guidance"])
+
+
+def test_the_pointer_stages_are_drawn_from_the_shipped_arrays():
+    import json
+
+    from core.looped_lm.view import load_hop_stages
+
+    at = open_page()
+    charts = {c.key: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+    hops = load_hop_stages("pointer")
+    lines = {t["name"]: t["y"] for t in charts["chart-hop-stages"]["data"] if t.get("type") == "scatter"}
+    assert lines["looped, by loop"] == hops.hops_done.tolist()
+    assert lines["untrained block, by loop"] == load_hop_stages("untrained").hops_done.tolist()
+    entropy = [t for t in charts["chart-hop-detail"]["data"] if t.get("name") == "looped, by loop"][0]["y"]
+    assert entropy == hops.matrix_entropy[:, -1].tolist()
 
 
 def test_loop_controls():

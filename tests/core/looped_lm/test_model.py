@@ -100,3 +100,28 @@ def test_training_is_seeded_and_stops_when_asked():
     assert np.array_equal(full.loss[:3], a.loss)
     with pytest.raises(ValueError, match="^heads: 3 does not divide d_model=16"):
         LoopedConfig(d_model=16, heads=3)
+
+
+def test_shuffled_targets_keep_the_inputs_and_the_label_marginal_and_lose_the_pairing():
+    from core.looped_lm.tasks import shuffled_targets
+
+    task = make_task("modular_chain")
+    control = shuffled_targets(task)
+    ids, targets = task.sample(512, seed=3)
+    ids_c, targets_c = control.sample(512, seed=3)
+    assert torch.equal(ids, ids_c) and torch.equal(targets_c, control.sample(512, seed=3)[1])   # seeded
+    assert torch.equal(targets[:, -1].sort().values, targets_c[:, -1].sort().values)           # same labels
+    assert (targets_c[:, :-1] == -100).all()
+    assert (targets_c[:, -1] == targets[:, -1]).float().mean() < 0.35     # the pairing is gone (chance 0.2)
+    assert torch.equal(targets_c[:, -1], ids_c[:, 0::2].sum(1) % 5) is False
+    assert LoopedConfig(shuffled=True).to_dict()["shuffled"] is True
+
+
+def test_cycle_evidence_refuses_too_few_loops():
+    from core.looped_lm.evidence import cycle_evidence
+
+    torch.manual_seed(0)
+    task = make_task("modular_chain")
+    model = LoopedLM(vocab=task.vocab, seq_len=task.seq_len, d=16, heads=2, block=2).eval()
+    with pytest.raises(ValueError, match=r"^loops: 10 is too few; allowed >= 34"):
+        cycle_evidence(model, task, loops=10)

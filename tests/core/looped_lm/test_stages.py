@@ -36,3 +36,29 @@ def test_looped_layers_line_up_with_feedforward_stages():
     assert depth[0] < depth[-1]  # the block's first layer matches earlier feedforward layers than its last
     within_loop = looped_profile(model, cache, answer).entropy[-cache.block_size:]
     assert profile_correlation(np.repeat(within_loop, 4), ff_profile.entropy) > 0.5
+
+
+def constructed_stages(done, ff_done=(0, 1, 2, 4, 4), K=4):
+    """HopStages whose lenses read exactly the first done[r] hops after loop r (and ff_done[i] after layer i)."""
+    from core.looped_lm.view import HopStages
+
+    def acc(counts):
+        return np.array([[1.0 if k < c else 0.1 for k in range(K)] for c in counts])
+
+    R, F = len(done), len(ff_done)
+    cka = np.array([[1.0 - abs(i / (F - 1) - min(r + 1, R) / R) for r in range(R)] for i in range(F)])
+    return HopStages(acc(done), acc(done), np.zeros((R, K)), np.zeros((R, K)), np.array(done), acc(ff_done),
+                     np.zeros((F, K)), np.array(ff_done), cka)
+
+
+def test_the_stage_criterion_on_constructed_profiles():
+    from core.looped_lm.evidence import hops_added, stages_repeat
+    from core.looped_lm.stages import _hops_done
+
+    assert _hops_done(np.array([[1.0, 0.95, 0.5, 1.0], [1.0, 1.0, 1.0, 1.0]])).tolist() == [2, 4]   # in order
+    one_per_loop, doubling = constructed_stages([1, 2, 3, 4, 4]), constructed_stages([1, 2, 4, 4, 4])
+    assert stages_repeat(one_per_loop) and hops_added(one_per_loop).tolist() == [1, 1, 1, 1]
+    assert stages_repeat(doubling) and hops_added(doubling).tolist() == [1, 1, 2]
+    assert not stages_repeat(constructed_stages([0, 0, 0, 0, 0]))          # an untrained block: nothing read
+    assert not stages_repeat(constructed_stages([4, 4, 4, 4, 4]))          # one loop is enough: nothing repeats
+    assert not stages_repeat(constructed_stages([1, 2, 4, 3, 4]))          # a hop lost again

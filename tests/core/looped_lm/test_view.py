@@ -90,3 +90,27 @@ def test_the_own_model_probe_stops_after_loading(tmp_path):
     assert log.steps == [1, 2] and profile.depth_labels == ["embedding", "layer 1", "layer 2", "layer 3"]
     with pytest.raises(ValueError, match="^text: empty"):
         profile_causal_lm(tmp_path / "nowhere", "  ")        # refused before any load
+
+
+def test_shipped_pointer_stages_match_a_recomputation():
+    from core.looped_lm.stages import hop_stages
+    from core.looped_lm.view import load_hop_stages
+
+    model, task = load_pretrained("pointer")
+    shipped, fresh = load_hop_stages("pointer"), hop_stages(model, load_pretrained("pointer_feedforward")[0], task,
+                                                             loops=4)
+    for field in ("coda_accuracy", "logit_accuracy", "entropy", "matrix_entropy", "hops_done"):
+        assert close(getattr(shipped, field)[:4], getattr(fresh, field)), field
+    for field in ("feedforward_accuracy", "feedforward_matrix_entropy", "feedforward_hops_done"):
+        assert close(getattr(shipped, field), getattr(fresh, field)), field
+    assert close(shipped.cka[:, :4], fresh.cka)
+    with pytest.raises(ValueError, match="^model: 'stable' is not an option"):
+        load_hop_stages("stable")
+
+
+def test_shipped_radius_matches_a_recomputation():
+    from core.looped_lm.ship import cycle_radius
+    from core.looped_lm.view import shipped_radius
+
+    model, task = load_pretrained("stable")
+    assert shipped_radius("stable") == pytest.approx(cycle_radius(model, task), rel=1e-3)
