@@ -87,7 +87,9 @@ SYSTEMS = (
            "sees future frames, teach a policy world dynamics without generating pixels."),
     System("kernel_conformal", "Multivariate kernel conformal score", THEMES[2],
            "A kernel score shaped like a GP posterior variance gives multivariate conformal regions that "
-           "follow the residuals' geometry, with exact coverage."),
+           "follow the residuals' geometry, with exact coverage.",
+           page="pages.kernel_conformal", long=("region_view", "sweep", "compare_scores", "coverage_check"),
+           warm=("sklearn.neighbors", "sklearn.linear_model", "scipy.linalg", "core.kernel_conformal")),
     System("uncertainty_shapley", "Shapley values for multivariate uncertainty", THEMES[2],
            "A hierarchy of entropy Shapley games, from marginal to joint entropy, isolates how each feature "
            "shifts the dependence between output components (conditional total correlation)."),

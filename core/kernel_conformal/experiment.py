@@ -1,0 +1,260 @@
+"""Experiments: one comparison of the scores, sweeps over dimension and alpha, coverage over seeds.
+
+Volumes are in residual space: MKS, the global ellipsoid and the box have one region for every
+x; the local ellipsoid's and MAPIE's change with x, and their volume is the mean over the test
+inputs of the exact ellipsoid volumes. Coverage is the share of test points inside their region.
+The volume ratio MKS / ellipsoid is reported with a normal interval from the Monte Carlo error
+(one seed) or, over seeds, as the geometric mean with a t interval on the log-ratios.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core.common.config import Config, choice, param
+from core.common.progress import report
+from core.common.seeding import derive_seed
+from core.kernel_conformal.conformal import SplitConformalRegressor, conformal_rank
+from core.kernel_conformal.data import LAWS, make_regression
+from core.kernel_conformal.kernels import KERNELS, effective_dimension, effective_rank
+from core.kernel_conformal.scores import make_score
+from core.kernel_conformal.volume import box_volume, ellipsoid_volume, monte_carlo_volume
+
+REGRESSORS = ("linear", "knn", "random_forest")
+BASE_SCORES = ("mks", "ellipsoid", "local_ellipsoid", "coordinate_max")
+
+
+def make_regressor(name: str, seed: int = 0):
+    from sklearn.ensemble import RandomForestRegressor
+    from sklearn.linear_model import LinearRegression
+    from sklearn.neighbors import KNeighborsRegressor
+
+    if name == "linear":
+        return LinearRegression()
+    if name == "knn":
+        return KNeighborsRegressor(n_neighbors=20)
+    if name == "random_forest":
+        return RandomForestRegressor(n_estimators=50, min_samples_leaf=5, random_state=derive_seed(seed, "forest"))
+    raise ValueError(f"regressor: {name!r} is not an option; allowed {', '.join(map(repr, REGRESSORS))}")
+
+
+@dataclass(frozen=True)
+class CompareConfig(Config):
+    law: str = choice("banana", LAWS, doc="residual law")
+    dim: int = param(2, low=2, high=10, integer=True, doc="output dimension d")
+    alpha: float = param(0.1, low=0.01, high=0.5, doc="miscoverage level")
+    kernel: str = choice("rbf", KERNELS)
+    bandwidth_scale: float = param(0.5, low=0.05, high=10.0, doc="bandwidth as a multiple of the median distance")
+    lam: float = param(0.01, low=1e-5, high=10.0, doc="ridge on the kernel covariance operator")
+    centred: bool = choice(True, (True, False))
+    n_fit: int = param(400, low=20, high=5000, integer=True)
+    n_cal: int = param(400, low=20, high=5000, integer=True)
+    n_test: int = param(1000, low=20, high=20000, integer=True)
+    mc_samples: int = param(20000, low=1000, high=200000, integer=True)
+    regressor: str = choice("linear", REGRESSORS)
+    mapie: bool = choice(False, (True, False), doc="add MAPIE's learned-Sigma(x) score (trains a torch network)")
+    mapie_epochs: int = param(60, low=1, high=1000, integer=True)
+
+    def validate(self) -> None:
+        if conformal_rank(self.n_cal, self.alpha) > self.n_cal:
+            raise ValueError(f"n_cal: {self.n_cal} calibration points cannot give level {self.alpha}; allowed "
+                             f"n_cal >= {int(np.ceil(1 / self.alpha)) - 1}")
+
+    def scores(self) -> tuple[str, ...]:
+        return BASE_SCORES + (("mapie",) if self.mapie else ())
+
+
+@dataclass
+class Comparison:
+    """One seed: each score's coverage, threshold and region volume (with MC error for MKS)."""
+
+    config: CompareConfig
+    seed: int
+    scores: list
+    coverage: np.ndarray
+    threshold: np.ndarray
+    volume: np.ndarray
+    volume_se: np.ndarray
+    ratio_mks_ellipsoid: float
+    ratio_low: float
+    ratio_high: float
+    effective_rank: float
+    effective_dimension: float
+    plateau: float
+    eigenvalues: np.ndarray = field(repr=False, default=None)
+
+    def get(self, name: str, what: str = "volume") -> float:
+        return float(getattr(self, what)[self.scores.index(name)])
+
+
+def fit_models(config: CompareConfig, seed: int, data=None) -> dict:
+    """{score name: fitted SplitConformalRegressor} on the seed's generated data."""
+    data = data if data is not None else make_regression(config.law, config.dim, config.n_fit, config.n_cal,
+                                                         config.n_test, seed)
+    models = {}
+    for name in config.scores():
+        score = make_score(name, kernel=config.kernel, bandwidth_scale=config.bandwidth_scale, lam=config.lam,
+                           centred=config.centred, mapie_epochs=config.mapie_epochs, seed=derive_seed(seed, "mapie"))
+        models[name] = SplitConformalRegressor(make_regressor(config.regressor, seed), score).fit_split(
+            data.X_fit, data.Y_fit, data.X_cal, data.Y_cal)
+    return models
+
+
+def region_volume(name: str, model: SplitConformalRegressor, q: float, X_test, mc_samples: int, seed: int):
+    """(volume, its standard error) of a fitted model's region at threshold q."""
+    s = model.score
+    if name == "mks":
+        mc = monte_carlo_volume(s.mks.score, q, model.fit_residuals_, mc_samples, seed, plateau=s.mks.plateau())
+        return mc.volume, mc.std_error
+    if name == "coordinate_max":
+        return box_volume(q * s.sd_), 0.0
+    if name == "ellipsoid":
+        return float(ellipsoid_volume(s.Sigma_, q)), 0.0
+    vols = ellipsoid_volume(s.shapes(X_test), q)
+    return float(np.mean(vols)), float(np.std(vols, ddof=1) / np.sqrt(len(vols)))
+
+
+def compare_scores(config: CompareConfig | None = None, seed: int = 0, progress=None, data=None) -> Comparison:
+    """Fit every score on one seed's data and measure coverage and volume at ``config.alpha``.
+
+    Returns
+    -------
+    Comparison
+        ``ratio_mks_ellipsoid`` = vol(MKS) / vol(global ellipsoid) with a 95% normal interval from
+        the Monte Carlo standard error.
+    """
+    config = config or CompareConfig()
+    data = data if data is not None else make_regression(config.law, config.dim, config.n_fit, config.n_cal,
+                                                         config.n_test, seed)
+    models = fit_models(config, seed, data)
+    names = list(models)
+    cov, thr, vol, se = (np.full(len(names), np.nan) for _ in range(4))
+    for i, name in enumerate(names):
+        m = models[name]
+        thr[i] = m.threshold(config.alpha)
+        cov[i] = float(np.mean(m.contains(data.X_test, data.Y_test, config.alpha)))
+        vol[i], se[i] = region_volume(name, m, thr[i], data.X_test, config.mc_samples, derive_seed(seed, "mc", name))
+        if not report(progress, i + 1, len(names), {"coverage": cov[i]}):
+            break
+    mks = models["mks"].score.mks
+    ev = mks.operator_eigenvalues()
+    v_m, s_m, v_e = vol[0], se[0], vol[1]
+    ratio = v_m / v_e
+    low, high = (v_m - 1.96 * s_m) / v_e, (v_m + 1.96 * s_m) / v_e
+    return Comparison(config, int(seed), names, cov, thr, vol, se, float(ratio), float(low), float(high),
+                      effective_rank(ev), effective_dimension(ev, config.lam), mks.plateau(), ev)
+
+
+@dataclass
+class Sweep:
+    """Comparisons over a list of values of one config field, each over several seeds.
+
+    ``coverage`` and ``volume`` have shape (values, seeds, scores); ``log_ratio`` (values, seeds) is
+    log(vol MKS / vol ellipsoid); ``ratio`` its geometric mean over seeds with a 95% t interval.
+    """
+
+    field: str
+    values: np.ndarray
+    seeds: np.ndarray
+    scores: list
+    coverage: np.ndarray
+    volume: np.ndarray
+    log_ratio: np.ndarray
+    ratio: np.ndarray
+    ratio_low: np.ndarray
+    ratio_high: np.ndarray
+    effective_rank: np.ndarray
+    done: int
+    config: CompareConfig
+
+
+def sweep(config: CompareConfig | None = None, field_name: str = "dim", values=(2, 4, 6, 8, 10), n_seeds: int = 3,
+          seed: int = 0, progress=None) -> Sweep:
+    """``compare_scores`` for each value of ``field_name`` (``"dim"`` or ``"alpha"``) and each seed."""
+    from scipy.stats import t as student_t
+
+    config = config or CompareConfig()
+    if field_name not in ("dim", "alpha"):
+        raise ValueError(f"field_name: {field_name!r} is not an option; allowed 'dim', 'alpha'")
+    values = np.asarray(values, float)
+    seeds = np.array([derive_seed(seed, "sweep", s) for s in range(int(n_seeds))])
+    names = list(config.scores())
+    shape = (len(values), len(seeds), len(names))
+    coverage, volume = np.full(shape, np.nan), np.full(shape, np.nan)
+    eff = np.full((len(values), len(seeds)), np.nan)
+    total, step = len(values) * len(seeds), 0
+    stopped = False
+    for i, v in enumerate(values):
+        cfg = config.replace(**{field_name: int(v) if field_name == "dim" else float(v)})
+        for j, s in enumerate(seeds):
+            c = compare_scores(cfg, int(s))
+            coverage[i, j], volume[i, j], eff[i, j] = c.coverage, c.volume, c.effective_rank
+            step += 1
+            if not report(progress, step, total, {field_name: float(v), "ratio": c.ratio_mks_ellipsoid}):
+                stopped = True
+                break
+        if stopped:
+            break
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_ratio = np.log(volume[:, :, 0] / volume[:, :, 1])
+    ratio, low, high = (np.full(len(values), np.nan) for _ in range(3))
+    for i in range(len(values)):
+        lr = log_ratio[i][np.isfinite(log_ratio[i])]
+        if lr.size:
+            ratio[i] = np.exp(lr.mean())
+            half = student_t.ppf(0.975, lr.size - 1) * lr.std(ddof=1) / np.sqrt(lr.size) if lr.size > 1 else np.nan
+            low[i], high[i] = np.exp(lr.mean() - half), np.exp(lr.mean() + half)
+    return Sweep(field_name, values, seeds, names, coverage, volume, log_ratio, ratio, low, high, eff, step, config)
+
+
+@dataclass
+class CoverageCheck:
+    """Coverage over many seeds, one test point per seed, so hits ~ Binomial(n_seeds, p) exactly.
+
+    For continuous scores p = ceil((n_cal + 1)(1 - alpha)) / (n_cal + 1); ``band_low``/``band_high``
+    is the central 99.9% binomial interval of the hit count, as a share.
+    """
+
+    alphas: np.ndarray
+    hits: np.ndarray          # (alphas, scores)
+    n_seeds: int
+    exact: np.ndarray         # p for each alpha
+    band_low: np.ndarray
+    band_high: np.ndarray
+    scores: list
+
+
+def coverage_check(alphas=(0.05, 0.1, 0.2), n_seeds: int = 300, law: str = "banana", dim: int = 2, n_fit: int = 60,
+                   n_cal: int = 39, scores=("mks", "ellipsoid"), seed: int = 0, calibrate_on_fit: bool = False,
+                   regressor: str = "linear", progress=None) -> CoverageCheck:
+    """Coverage of the scores' regions on one fresh test point per seed, at each alpha.
+
+    ``calibrate_on_fit=True`` is the control: the threshold comes from the fit split's own
+    (in-sample) residuals instead of a held-out calibration split.
+    """
+    from scipy.stats import binom
+
+    cfg = CompareConfig()   # the default kernel, bandwidth and lam
+    alphas = np.asarray(alphas, float)
+    hits = np.zeros((len(alphas), len(scores)), int)
+    for s in range(int(n_seeds)):
+        data = make_regression(law, dim, n_fit, n_cal, 1, derive_seed(seed, "coverage", s))
+        for k, name in enumerate(scores):
+            model = SplitConformalRegressor(make_regressor(regressor, s), make_score(name, lam=cfg.lam,
+                                            bandwidth_scale=cfg.bandwidth_scale)).fit_split(
+                data.X_fit, data.Y_fit, data.X_cal, data.Y_cal)
+            if calibrate_on_fit:
+                model.cal_scores_ = model.test_scores(data.X_fit, data.Y_fit)
+            test = model.test_scores(data.X_test, data.Y_test)
+            for i, a in enumerate(alphas):
+                hits[i, k] += int(test[0] <= model.threshold(a))
+        if not report(progress, s + 1, int(n_seeds), {}):
+            n_seeds = s + 1
+            break
+    n_ref = n_fit if calibrate_on_fit else n_cal
+    exact = np.array([min(conformal_rank(n_ref, a), n_ref + 1) / (n_ref + 1) for a in alphas])
+    low = np.array([binom.ppf(0.0005, n_seeds, p) for p in exact]) / n_seeds
+    high = np.array([binom.ppf(0.9995, n_seeds, p) for p in exact]) / n_seeds
+    return CoverageCheck(alphas, hits, int(n_seeds), exact, low, high, list(scores))
