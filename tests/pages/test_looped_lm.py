@@ -1,5 +1,7 @@
 """The looped_lm page through AppTest: both shipped designs, the loop controls, live training."""
 
+import numpy as np
+
 from tests.pages import apptest
 
 
@@ -61,6 +63,14 @@ def test_loop_controls():
     assert not at.exception and "loop 11" in " ".join(metrics(at))
     at.slider(key="upto").set_value(3).run()
     assert not at.exception
+    from core.looped_lm.view import load_view
+
+    trajectory = apptest.charts(at)["chart-trajectory"]["data"]
+    layers = [t for t in trajectory if t["name"].startswith("layer ")]
+    expected = load_view("stable").upto(12).trajectory(3)            # the shipped view at 12 loops, first 3
+    assert len(layers) == expected.shape[1]
+    for layer, trace in enumerate(layers):                            # three points per layer: loops 1 to 3
+        np.testing.assert_allclose(apptest.values(trace, "x"), expected[:, layer, 0], rtol=1e-6, atol=1e-9)
 
 
 def test_live_mode_trains_a_chosen_design():
