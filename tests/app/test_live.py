@@ -58,7 +58,7 @@ def test_completes_with_result_and_full_history():
     assert run.state == DONE and run.result == {"steps_done": 20}
     snap = run.snapshot()
     assert [row["step"] for row in snap.history] == list(range(1, 21))
-    assert snap.fraction == 1.0 and snap.elapsed > 0
+    assert snap.fraction == 1.0 and snap.state == DONE and not snap.stop_requested
 
 
 def test_a_failure_is_captured_not_lost():
