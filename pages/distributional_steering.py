@@ -306,10 +306,10 @@ def render() -> None:
         m = st.columns(2)
         m[0].metric("Weighted mean", ", ".join(f"{v:.2f}" for v in check.particle_mean))
         m[1].metric("Exact target mean", ", ".join(f"{v:.2f}" for v in check.target_mean))
-        m = st.columns(2)
-        m[0].metric("W1 per coordinate", ", ".join(f"{v:.3f}" for v in check.w1))
-        m[1].metric("Monte Carlo floor", ", ".join(f"{v:.3f}" for v in check.floor),
-                    help="W1 of as many exact samples of the target as the particles' effective sample size.")
+        # one per row: a value per coordinate does not fit half of this column ("0.018, 0.0…")
+        st.metric("W1 per coordinate", ", ".join(f"{v:.3f}" for v in check.w1))
+        st.metric("Monte Carlo floor", ", ".join(f"{v:.3f}" for v in check.floor),
+                  help="W1 of as many exact samples of the target as the particles' effective sample size.")
         st.markdown(
             "**What you are seeing.** Particles start as noise (t = 1) and follow the base model's reverse "
             "diffusion. Inside the steering window the reward's self-consistent potential φ = δR/δμ[μ*] is "
