@@ -254,6 +254,10 @@ def test_the_dashboard_scores_the_baseline_out_of_fold_and_shows_the_exclusions(
     quitter = store.enroll(sid, "quitter", "college")                        # enrolled, never finished
     item = store.next_item(quitter)
     store.record_response(quitter, item.id, 7, 7)
+    careless = store.enroll(sid, "careless", "college")                     # finishes, fails its check
+    while (item := store.next_item(careless)) is not None:
+        wrong = {k: v % 7 + 1 for k, v in (item.expected or {}).items()}
+        store.record_response(careless, item.id, wrong.get("interestingness", 4), wrong.get("difficulty", 4))
     at = apptest.open_page("interestingness_analysis", timeout=60)
     at.text_input(key="admin_password").input("s3cret-passphrase").run()
     at.selectbox(key="source").set_value(sid).run()
