@@ -4,24 +4,48 @@ Methods are fitted on one seeded set of scenes and scored on another. GRACE is f
 number of active concepts (L0) on the fitted set sets the others' sparsity: SpLiCE's λ is found by
 bisection to give the same L0, TextSpan keeps round(L0) directions and the TopK SAE keeps round(L0)
 latents. Concept embeddings are the vocabulary words embedded alone (``embed_texts(model, words)``).
+
+Two controls are rows of every comparison (issue 24), so that a measure they pass as well as GRACE
+does is not read as evidence for GRACE:
+
+- "no fitting": ReLU(z·Dᵀ), GRACE's own initialisation (W = Dᵀ, b = 0), the clipped concept
+  similarities with no training at all (its sparsity is whatever it is: nothing to match);
+- "shuffled labels": GRACE's fitted map with the vocabulary's names permuted at random (one
+  permutation per seed, from ``derive_rng(seed, "shuffle")``). GRACE's fit never reads the names, so
+  this is exactly a GRACE fitted on a dictionary with shuffled labels: every name-free measure
+  (reconstruction, trustworthiness, triplets) is identical to GRACE's, and only the measures that
+  read the names can tell the two apart.
+
+``compare_seeds`` repeats the whole comparison on fresh fit and test scenes and fresh method seeds,
+all derived from one base seed, and summarises every metric across replicates.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.common.config import check_range
 from core.common.progress import report
+from core.common.seeding import derive_rng, derive_seed
 from core.grace.baselines import fit_sae, fit_splice, fit_textspan
-from core.grace.grace import fit_grace
-from core.grace.metrics import (concept_attribute_agreement, distractor_share, reconstruction_cosine, similarity_spearman, sparsity,
-                                triplet_agreement, trustworthiness, zero_shot_accuracy, zero_shot_prompts)
+from core.grace.grace import GraceDecomposition, fit_grace
+from core.grace.metrics import (attribute_hits, concept_attribute_agreement, concept_retrieval, distractor_share,
+                                neighbour_label_agreement, object_concept_recall, reconstruction_cosine,
+                                similarity_spearman, sparsity, triplet_agreement, trustworthiness, zero_shot_accuracy,
+                                zero_shot_prompts)
 from core.grace.scenes import make_scenes
 from core.grace.vocabulary import default_vocabulary
 
 FIT_SEED, TEST_SEED = 101, 202
 N_FIT, N_TEST = 2000, 1000
+METHODS = ("GRACE", "SpLiCE", "TextSpan", "SAE", "no fitting", "shuffled labels")
+CONTROLS = ("no fitting", "shuffled labels")
+NAMED = ("concept-attribute agreement", "object recall (main)", "object recall (clutter)", "top-K precision",
+         "retrieval P@50")           # the measures that read the concepts' names
+PER_SCENE = ("concept-attribute agreement", "object recall (main)", "top-K precision", "texture neighbours")
 
 
 @dataclass
@@ -37,6 +61,43 @@ class Comparison:
     vocabulary: list
     test: SceneSet
     prompts: dict = field(default_factory=dict)
+    outcomes: dict = field(default_factory=dict)   # method -> {metric in PER_SCENE: per-scene values [n_test]}
+    seeds: dict = field(default_factory=dict)      # {"fit", "test", "method"}: the seeds of this comparison
+
+
+def no_fitting(image_embeddings, vocabulary, concept_embeddings) -> GraceDecomposition:
+    """The no-fitting control ReLU(z·Dᵀ): GRACE's map at its initialisation (W = Dᵀ, b = 0).
+
+    Parameters
+    ----------
+    image_embeddings : array [n, d]
+        Only their mean and radius are used (the centred space).
+    vocabulary : list of str
+    concept_embeddings : array [k, d]
+
+    Returns
+    -------
+    GraceDecomposition
+        With ``method == "no fitting"``.
+    """
+    from core.grace.space import Space, check_embeddings, concept_directions
+
+    x = check_embeddings("image_embeddings", image_embeddings)
+    d = concept_directions(check_embeddings("concept_embeddings", concept_embeddings, x.shape[1]))
+    return GraceDecomposition(list(vocabulary), d, Space.fit(x), "no fitting", d.T.copy(), np.zeros(len(d)), {})
+
+
+def shuffled_labels(decomposition, seed: int):
+    """``decomposition`` with its vocabulary's names permuted (``derive_rng(seed, "shuffle")``).
+
+    Returns
+    -------
+    Decomposition
+        The same maps and dictionary, ``method == "shuffled labels"``.
+    """
+    order = derive_rng(seed, "shuffle").permutation(len(decomposition.vocabulary))
+    names = [decomposition.vocabulary[i] for i in order]
+    return dataclasses.replace(decomposition, vocabulary=names, method="shuffled labels")
 
 
 def scene_set(model, n: int, seed: int, video: bool = False) -> SceneSet:
@@ -62,12 +123,31 @@ def match_splice_l1(fit, codes_of, target_l0: float, low: float = 1e-4, high: fl
     return best[0]
 
 
-def score(decomposition, test: SceneSet, prompts: dict) -> dict:
+def textures(scenes) -> np.ndarray:
+    return np.array([h["texture"] for h in scenes.hidden])
+
+
+def per_scene(decomposition, test: SceneSet) -> dict:
+    """{metric in PER_SCENE: per-scene values} of one decomposition on the held-out scenes."""
+    codes = decomposition.encode(test.embeddings)
+    vocab, attrs = decomposition.vocabulary, test.scenes.attributes
+    recall = object_concept_recall(codes, vocab, attrs, test.scenes.clutter)
+    return {"concept-attribute agreement": attribute_hits(codes, vocab, attrs), "object recall (main)": recall["main"],
+            "top-K precision": recall["precision"], "texture neighbours": neighbour_label_agreement(
+                codes, textures(test.scenes)), "_clutter": recall["clutter"]}
+
+
+def score(decomposition, test: SceneSet, prompts: dict, outcomes: dict | None = None) -> dict:
     codes = decomposition.encode(test.embeddings)
     recon = decomposition.reconstruct(codes)
     z = decomposition.space.centre(test.embeddings)
-    agreement = concept_attribute_agreement(codes, decomposition.vocabulary, test.scenes.attributes)
-    zero_shot = zero_shot_accuracy(recon, test.scenes.attributes, prompts)
+    vocab, attrs = decomposition.vocabulary, test.scenes.attributes
+    agreement = concept_attribute_agreement(codes, vocab, attrs)
+    zero_shot = zero_shot_accuracy(recon, attrs, prompts)
+    scenes = per_scene(decomposition, test)
+    if outcomes is not None:
+        outcomes[decomposition.method] = {k: v for k, v in scenes.items() if k in PER_SCENE}
+    retrieval = concept_retrieval(codes, vocab, attrs)
     return {"method": decomposition.method, "L0": sparsity(codes),
             "reconstruction cosine (centred)": reconstruction_cosine(z, codes @ decomposition.dictionary),
             "reconstruction cosine": reconstruction_cosine(test.embeddings, recon),
@@ -76,13 +156,18 @@ def score(decomposition, test: SceneSet, prompts: dict) -> dict:
             "similarity Spearman": similarity_spearman(codes, test.scenes.attributes),
             "concept-attribute agreement": float(np.mean(list(agreement.values()))),
             "distractor share": distractor_share(codes, decomposition.vocabulary),
+            "object recall (main)": float(np.mean(scenes["object recall (main)"])),
+            "object recall (clutter)": float(np.nanmean(scenes["_clutter"])),
+            "top-K precision": float(np.mean(scenes["top-K precision"])),
+            "retrieval P@50": float(np.mean(list(retrieval.values()))),
+            "texture neighbours": float(np.mean(scenes["texture neighbours"])),
             **{f"agreement/{k}": v for k, v in agreement.items()},
             "zero-shot (mean)": float(np.mean(list(zero_shot.values()))),
             **{f"zero-shot/{k}": v for k, v in zero_shot.items()}}
 
 
 def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False, grace_kwargs: dict | None = None,
-            seed: int = 0, progress=None) -> Comparison:
+            seed: int = 0, fit_seed: int = FIT_SEED, test_seed: int = TEST_SEED, progress=None) -> Comparison:
     """Fit every method on ``n_fit`` scenes at matched sparsity and score it on ``n_test`` held-out ones.
 
     Parameters
@@ -90,13 +175,15 @@ def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False
     model : TinyCLIP
         The small CLIP (``load_model()``).
     n_fit, n_test : int
-        Scenes fitted on (seed ``FIT_SEED``) and scored on (seed ``TEST_SEED``).
+        Scenes fitted on (seed ``fit_seed``) and scored on (seed ``test_seed``).
     video : bool
         Clips instead of images.
     grace_kwargs : dict, optional
         Extra arguments of :func:`fit_grace` (e.g. ``{"geometry": 0.0}`` for the ablation).
     seed : int
-        Seeds GRACE and the SAE.
+        Seeds GRACE, the SAE and the shuffled-label control.
+    fit_seed, test_seed : int
+        The scenes' seeds.
     progress : callable, optional
         Called after each stage (4 in all).
 
@@ -109,8 +196,8 @@ def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False
     vocabulary = default_vocabulary(video)
     concepts = embed_texts(model, vocabulary)
     prompts = {k: embed_texts(model, p) for k, p in zero_shot_prompts(video).items()}
-    fit = scene_set(model, n_fit, FIT_SEED, video)
-    test = scene_set(model, n_test, TEST_SEED, video)
+    fit = scene_set(model, n_fit, fit_seed, video)
+    test = scene_set(model, n_test, test_seed, video)
     grace = fit_grace(fit.embeddings, vocabulary, concepts, seed=seed, **(grace_kwargs or {}))
     report(progress, 1, 4, {"fitted": 1})
     target = sparsity(grace.encode(fit.embeddings))
@@ -121,10 +208,88 @@ def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False
     report(progress, 2, 4, {"fitted": 2})
     methods["TextSpan"] = fit_textspan(fit.embeddings, vocabulary, concepts, n_directions=k)
     methods["SAE"] = fit_sae(fit.embeddings, vocabulary, concepts, k_active=k, seed=seed)
-    report(progress, 3, 4, {"fitted": 4})
+    methods["no fitting"] = no_fitting(fit.embeddings, vocabulary, concepts)
+    methods["shuffled labels"] = shuffled_labels(grace, seed)
+    report(progress, 3, 4, {"fitted": 6})
     raw = zero_shot_accuracy(test.embeddings, test.scenes.attributes, prompts)
     table = [{"method": "raw embeddings", "zero-shot (mean)": float(np.mean(list(raw.values()))),
+              "texture neighbours": float(np.mean(neighbour_label_agreement(test.embeddings, textures(test.scenes)))),
               **{f"zero-shot/{k}": v for k, v in raw.items()}}]
-    table += [score(d, test, prompts) for d in methods.values()]
+    outcomes = {}
+    table += [score(d, test, prompts, outcomes) for d in methods.values()]
     report(progress, 4, 4, {"scored": len(table)})
-    return Comparison(methods, table, vocabulary, test, prompts)
+    return Comparison(methods, table, vocabulary, test, prompts, outcomes,
+                      {"fit": int(fit_seed), "test": int(test_seed), "method": int(seed)})
+
+
+def t_interval(values) -> list:
+    """Student-t 95% interval [low, high] of the mean of ``values`` (one value: the value twice)."""
+    from scipy.stats import t
+
+    v = np.asarray(values, float)
+    if len(v) < 2:
+        return [float(v.mean()), float(v.mean())]
+    half = t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v))
+    return [float(v.mean() - half), float(v.mean() + half)]
+
+
+def replicate_seeds(base_seed: int, replicates: int) -> list:
+    """Per replicate, {"fit", "test", "method"} seeds derived from ``base_seed`` (never arithmetic on it)."""
+    return [{part: derive_seed(base_seed, part, r) for part in ("fit", "test", "method")} for r in range(replicates)]
+
+
+@dataclass
+class SeedComparison:
+    """The same comparison on several replicates (fresh scenes and method seeds each)."""
+
+    runs: list                      # one Comparison per replicate
+    base_seed: int
+
+    def values(self, method: str, metric: str) -> np.ndarray:
+        """The metric of ``method`` in each replicate."""
+        return np.array([{r["method"]: r for r in run.table}[method].get(metric, np.nan) for run in self.runs], float)
+
+    def difference(self, metric: str, other: str, method: str = "GRACE") -> np.ndarray:
+        """``method`` minus ``other`` on ``metric``, per replicate."""
+        return self.values(method, metric) - self.values(other, metric)
+
+    def summary(self, metrics, methods=METHODS) -> dict:
+        """{method: {metric: {"mean", "sd", "values"}}} over replicates."""
+        out = {}
+        for method in methods:
+            out[method] = {}
+            for metric in metrics:
+                v = self.values(method, metric)
+                out[method][metric] = {"mean": float(np.mean(v)), "sd": float(np.std(v, ddof=1)) if len(v) > 1
+                                       else 0.0, "values": v.tolist()}
+        return out
+
+
+def compare_seeds(model, replicates: int = 3, base_seed: int = 2026, n_fit: int = N_FIT, n_test: int = N_TEST,
+                  video: bool = False, grace_kwargs: dict | None = None, progress=None) -> SeedComparison:
+    """:func:`compare` on ``replicates`` independent replicates, seeds from :func:`replicate_seeds`.
+
+    Parameters
+    ----------
+    model : TinyCLIP
+    replicates : int
+        Independent replicates (fit scenes, test scenes, method seeds), at least 1.
+    base_seed : int
+        Every replicate's seeds derive from it.
+    n_fit, n_test, video, grace_kwargs
+        As for :func:`compare`.
+    progress : callable, optional
+        ``progress(r, replicates, {})`` after each replicate; returning False stops after it.
+
+    Returns
+    -------
+    SeedComparison
+    """
+    replicates = check_range("replicates", replicates, 1, 100, integer=True)
+    runs = []
+    for r, seeds in enumerate(replicate_seeds(base_seed, replicates), 1):
+        runs.append(compare(model, n_fit, n_test, video, grace_kwargs, seed=seeds["method"], fit_seed=seeds["fit"],
+                            test_seed=seeds["test"]))
+        if not report(progress, r, replicates, {"replicates": r}):
+            break
+    return SeedComparison(runs, base_seed)

@@ -2,10 +2,12 @@
 
 A composed scene's concepts come from its embedding, and embedding needs the small CLIP (torch and
 transformers, seconds to import). So ``python -m core.grace.ship`` embeds each composition once and
-ships the grid: main object (shape × colour × size × position, 128) × tiny second object (none, or
-one of 4 shapes × 4 colours, 17) = 2,176 images at seed ``COMPOSER_SEED``, and shape × colour × size
-× motion = 128 clips at seed ``CLIP_SEED`` (no second object, as the page draws them). A scene off
-the grid (another seed) is embedded live by :func:`embed_scene`, which loads the CLIP.
+ships the grid: main object (shape × colour × size × position, 6 × 6 × 3 × 4 = 432) × tiny second
+object (none, or one of 6 shapes × 6 colours, 37) = 15,984 images at seed ``COMPOSER_SEED``, and
+shape × colour × size × motion = 432 clips at seed ``CLIP_SEED`` (no clutter, as the page draws
+them). Composed objects are solid (the striped texture is the world's unnamed concept, drawn only in
+the seeded sets). A scene off the grid (another seed) is embedded live by :func:`embed_scene`, which
+loads the CLIP.
 """
 
 from __future__ import annotations
@@ -85,8 +87,8 @@ def embed_scene(attributes: dict, second: dict | None = None, seed: int = 0, vid
 class SceneGrid:
     """The shipped grid's embeddings, looked up by composition."""
 
-    images: np.ndarray        # [2176, d] at image_seed, in compositions() order
-    clips: np.ndarray         # [128, d] at clip_seed, in compositions(video=True) order
+    images: np.ndarray        # [15984, d] at image_seed, in compositions() order
+    clips: np.ndarray         # [432, d] at clip_seed, in compositions(video=True) order
     image_seed: int = COMPOSER_SEED
     clip_seed: int = CLIP_SEED
 

@@ -12,6 +12,23 @@
   ("purple", "dog": words no caption used), which a person would not use to describe the scene;
 - zero-shot accuracy per attribute from prompts such as "a red object", on embeddings or on their
   reconstructions.
+
+Measures that depend on the concepts' *names* (issue 24: geometry alone cannot tell a decomposition
+from the same codes under shuffled names):
+
+- object concept recall: a scene's true words are its main object's four values and its clutter
+  objects' shapes and colours; with K the number of distinct true words, the share of each object's
+  words among the scene's K largest codes (main object and clutter reported apart), and the precision
+  of those K (the share that are some object's true word);
+- concept retrieval precision@k: for each attribute-value word, rank the scenes by that word's code
+  and take the share of the top k whose main object has that value; averaged over the words (our
+  choice: relevance is the main object's value, since size, position and motion are named for the
+  main object only);
+- unnamed-concept neighbourhoods: the share of each scene's 10 nearest code neighbours (cosine) that
+  share its texture (solid or striped, a concept the vocabulary does not name; chance 0.5).
+
+Top concepts are the largest code values (not the largest magnitudes): a negative TextSpan
+coefficient on "red" says the scene is *not* red.
 """
 
 from __future__ import annotations
@@ -22,6 +39,8 @@ from sklearn.manifold import trustworthiness as _trustworthiness
 
 from core.common.seeding import make_rng
 from core.grace.scenes import ALL_ATTRIBUTES, ATTRIBUTES, VIDEO_ATTRIBUTES, caption
+
+RETRIEVAL_K = 50
 
 EPS = 1e-6
 
@@ -114,3 +133,82 @@ def distractor_share(codes: np.ndarray, vocabulary) -> float:
     mask = np.array([w not in values for w in vocabulary])
     mass = np.abs(codes)
     return float(mass[:, mask].sum() / max(mass.sum(), EPS))
+
+
+def scene_words(attributes: dict, clutter: list) -> tuple[set, set]:
+    """(the main object's words, the clutter objects' shape and colour words) of one scene."""
+    return set(attributes.values()), {v for c in clutter for v in (c["shape"], c["colour"])}
+
+
+def object_concept_recall(codes: np.ndarray, vocabulary, attributes: list, clutter: list) -> dict:
+    """Per-object agreement of each scene's top-K concepts with its true words (see the module docstring).
+
+    Parameters
+    ----------
+    codes : array [n, k]
+    vocabulary : list of str
+        The codes' names.
+    attributes, clutter : list
+        Per scene, the main object's {attribute: value} and its clutter objects.
+
+    Returns
+    -------
+    dict
+        ``{"main": array [n], "clutter": array [n], "precision": array [n]}``: per scene, the share of
+        the main object's words (of its clutter's words; NaN without clutter) among the top K, and the
+        share of the top K that are true words.
+    """
+    index = {w: i for i, w in enumerate(vocabulary)}
+    order = np.argsort(-codes, axis=1, kind="stable")
+    main, other, precision = (np.full(len(codes), np.nan) for _ in range(3))
+    for i, (attrs, objects) in enumerate(zip(attributes, clutter)):
+        own, rest = scene_words(attrs, objects)
+        own, rest = {w for w in own if w in index}, {w for w in rest if w in index}
+        truth = own | rest
+        top = {vocabulary[j] for j in order[i, : len(truth)] if codes[i, j] > EPS}
+        main[i] = len(own & top) / max(len(own), 1)
+        if rest:
+            other[i] = len(rest & top) / len(rest)
+        precision[i] = len(truth & top) / max(len(truth), 1)
+    return {"main": main, "clutter": other, "precision": precision}
+
+
+def concept_retrieval(codes: np.ndarray, vocabulary, attributes: list, k: int = RETRIEVAL_K) -> dict:
+    """Precision@k of retrieving scenes by one word's code, for every attribute-value word in ``vocabulary``.
+
+    Returns
+    -------
+    dict
+        ``{word: precision}``: the share of the ``k`` scenes with the largest code for ``word`` whose main
+        object has that value (ties are broken by scene order, which is random for seeded scenes).
+    """
+    out = {}
+    for name in attributes[0]:
+        truth = np.array([a[name] for a in attributes])
+        for value in ALL_ATTRIBUTES[name]:
+            if value in vocabulary:
+                top = np.argsort(-codes[:, list(vocabulary).index(value)], kind="stable")[:k]
+                out[value] = float(np.mean(truth[top] == value))
+    return out
+
+
+def neighbour_label_agreement(codes: np.ndarray, labels, n_neighbors: int = 10) -> np.ndarray:
+    """Per sample, the share of its ``n_neighbors`` nearest rows (cosine, itself excluded) with its label."""
+    from sklearn.neighbors import NearestNeighbors
+
+    labels = np.asarray(labels)
+    unit = _unit_rows(codes)
+    _, idx = NearestNeighbors(n_neighbors=n_neighbors + 1).fit(unit).kneighbors(unit)
+    return (labels[idx[:, 1:]] == labels[:, None]).mean(1)
+
+
+def attribute_hits(codes: np.ndarray, vocabulary, attributes: list) -> np.ndarray:
+    """Per scene, the share of its attributes whose largest code among that attribute's words is the true value."""
+    index = {w: i for i, w in enumerate(vocabulary)}
+    hits = []
+    for name in attributes[0]:
+        values = [v for v in ALL_ATTRIBUTES[name] if v in index]
+        block = codes[:, [index[v] for v in values]]
+        pred = block.argmax(1)
+        hits.append([values[p] == a[name] and block[i, p] > EPS for i, (p, a) in enumerate(zip(pred, attributes))])
+    return np.mean(hits, axis=0)

@@ -1,10 +1,23 @@
 """Seeded synthetic scenes whose true concepts are known: images, 8-frame clips and their captions.
 
-A scene has a *main* object (shape, colour, size and, for images, position; for clips, a motion
-direction visible only across frames) and, half of the time, a *tiny* second object of another
-shape and colour in the opposite part of the image. Captions are template text that always
-describes the main object first: "a large red circle on the left and a tiny blue square".
-``attributes`` holds the main object's values, named exactly as the concept vocabulary names them.
+The world is built so that the easy measures saturate less and the methods can be told apart
+(issue 24; every choice here is ours):
+
+- a *main* object with four named attributes, more values each: shape (6), colour (6), size (3) and,
+  for images, position (4); for clips a motion direction (4) visible only across frames;
+- correlated attributes: the main object's colour is its shape's typical colour (``TYPICAL``) with
+  probability ``P_TYPICAL`` = 0.7, otherwise one of the other five, so "red" and "circle" travel
+  together and a decomposition has to tell them apart;
+- clutter and occlusion: one to three small *clutter* objects (2 to 4 objects in all) of any shape
+  and colour anywhere in the image; each is painted over the main object with probability 0.3;
+- a concept the vocabulary does not name: the main object is *striped* half of the time. Training
+  captions say "striped", but ``default_vocabulary`` leaves the word out, so no decomposition has a
+  code for it; whether its codes still keep striped scenes together is the "global structure" test;
+- compositional captions: "a large striped red circle on the left with a tiny blue square and a tiny
+  green ring" (the main object first, then each clutter object).
+
+``attributes`` holds the main object's named values, exactly as the concept vocabulary names them;
+``hidden`` holds the unnamed ones ({"texture": "solid" | "striped"}); ``clutter`` the clutter objects.
 """
 
 from __future__ import annotations
@@ -18,18 +31,22 @@ from core.common.seeding import make_rng
 
 SIZE, FRAMES = 32, 8
 ATTRIBUTES = {
-    "shape": ("circle", "square", "triangle", "cross"),
-    "colour": ("red", "green", "blue", "yellow"),
-    "size": ("small", "large"),
+    "shape": ("circle", "square", "triangle", "cross", "diamond", "ring"),
+    "colour": ("red", "green", "blue", "yellow", "purple", "orange"),
+    "size": ("small", "medium", "large"),
     "position": ("left", "right", "top", "bottom"),
 }
 MOTIONS = ("leftward", "rightward", "upward", "downward")
 VIDEO_ATTRIBUTES = {**{k: v for k, v in ATTRIBUTES.items() if k != "position"}, "motion": MOTIONS}
 ALL_ATTRIBUTES = {**ATTRIBUTES, **VIDEO_ATTRIBUTES}          # every attribute, images' and clips' alike
-RGB = {"red": (220, 40, 40), "green": (40, 190, 60), "blue": (50, 80, 230), "yellow": (235, 215, 40)}
-RADIUS = {"small": 4.0, "large": 7.0, "tiny": 2.5}
+HIDDEN = {"texture": ("solid", "striped")}                   # rendered and captioned, never in the vocabulary
+TYPICAL = dict(zip(ATTRIBUTES["shape"], ATTRIBUTES["colour"]))   # circle -> red, square -> green, ...
+P_TYPICAL, P_STRIPED, P_OCCLUDE = 0.7, 0.5, 0.3
+MAX_CLUTTER = 3
+RGB = {"red": (220, 40, 40), "green": (40, 190, 60), "blue": (50, 80, 230), "yellow": (235, 215, 40),
+       "purple": (150, 60, 200), "orange": (245, 140, 30)}
+RADIUS = {"small": 4.0, "medium": 5.5, "large": 7.0, "tiny": 2.8}
 CENTRE = {"left": (16, 8), "right": (16, 24), "top": (8, 16), "bottom": (24, 16)}   # (row, col)
-OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 STEP = {"leftward": (0, -1), "rightward": (0, 1), "upward": (-1, 0), "downward": (1, 0)}
 _ROWS, _COLS = np.mgrid[0:SIZE, 0:SIZE] + 0.5
 
@@ -39,73 +56,120 @@ class Scenes:
     images: np.ndarray            # uint8 [n, 32, 32, 3], or [n, 8, 32, 32, 3] for clips
     captions: list
     attributes: list              # the main object's {attribute: value}
-    second: list                  # {"shape", "colour"} of the tiny second object, or None
+    clutter: list                 # per scene, a list of {"shape", "colour"} of its clutter objects
+    hidden: list                  # per scene, the main object's unnamed attributes ({"texture": ...})
 
     def __len__(self):
         return len(self.captions)
+
+    @property
+    def second(self) -> list:
+        """The first clutter object of each scene, or None (the page's composer draws at most one)."""
+        return [c[0] if c else None for c in self.clutter]
 
 
 def shape_mask(shape: str, row: float, col: float, radius: float) -> np.ndarray:
     dr, dc = _ROWS - row, _COLS - col
     if shape == "circle":
         return dr**2 + dc**2 <= radius**2
+    if shape == "ring":
+        r2 = dr**2 + dc**2
+        return (r2 <= radius**2) & (r2 >= (0.55 * radius) ** 2)
     if shape == "square":
         r = radius * 0.85
         return (np.abs(dr) <= r) & (np.abs(dc) <= r)
+    if shape == "diamond":
+        return np.abs(dr) + np.abs(dc) <= radius * 1.1
     if shape == "triangle":   # apex up, base at row + radius
         return (dr <= radius * 0.8) & (dr >= -radius) & (np.abs(dc) <= (dr + radius) * 0.55)
     arm = max(radius * 0.35, 1.0)   # cross
     return ((np.abs(dr) <= arm) & (np.abs(dc) <= radius)) | ((np.abs(dc) <= arm) & (np.abs(dr) <= radius))
 
 
-def caption(attributes: dict, second: dict | None = None, mention=None) -> str:
-    """Template caption; ``mention`` (a set of attribute names) keeps only those words."""
-    keep = set(attributes) if mention is None else set(mention)
-    words = [attributes[k] for k in ("size", "colour") if k in keep and k in attributes]
-    words.append(attributes["shape"] if "shape" in keep else "object")
+def caption(attributes: dict, clutter=None, mention=None, texture: str = "solid") -> str:
+    """Template caption; ``mention`` (a set of attribute names, "texture", "clutter") keeps only those words."""
+    clutter = _as_clutter(clutter)
+    keep = set(attributes) | {"texture", "clutter"} if mention is None else set(mention)
+    words = [attributes["size"]] if "size" in keep and "size" in attributes else []
+    if "texture" in keep and texture == "striped":
+        words.append("striped")
+    if "colour" in keep and "colour" in attributes:
+        words.append(attributes["colour"])
+    words.append(attributes["shape"] if "shape" in keep and "shape" in attributes else "object")
     if "position" in keep and "position" in attributes:
         words += ["on", "the", attributes["position"]]
     if "motion" in keep and "motion" in attributes:
         words += ["moving", attributes["motion"]]
     text = ("an " if words[0][0] in "aeiou" else "a ") + " ".join(words)
-    if second is not None and (mention is None or "second" in keep):
-        text += f" and a tiny {second['colour']} {second['shape']}"
+    if clutter and "clutter" in keep:
+        text += " with " + " and ".join(f"a tiny {c['colour']} {c['shape']}" for c in clutter)
     return text
 
 
-def _paint(canvas, shape, colour, row, col, radius, rng):
-    jitter = rng.normal(0, 12, 3)
-    canvas[shape_mask(shape, row, col, radius)] = np.clip(np.array(RGB[colour]) + jitter, 0, 255)
+def _as_clutter(clutter) -> list:
+    if clutter is None:
+        return []
+    return [clutter] if isinstance(clutter, dict) else list(clutter)
+
+
+def _tint(colour: str, rng) -> np.ndarray:
+    return np.clip(np.array(RGB[colour]) + rng.normal(0, 12, 3), 0, 255)
+
+
+def _paint(canvas, mask, value, striped: bool = False, phase: float = 0.0):
+    if striped:   # horizontal bands two pixels wide, darkened, fixed to the object
+        dark = ((np.floor(_ROWS - phase) // 2) % 2 == 0) & mask
+        canvas[mask & ~dark] = value
+        canvas[dark] = value * 0.35
+    else:
+        canvas[mask] = value
 
 
 def _background(rng, shape):
     return np.clip(rng.normal(30, 6, shape), 0, 255)
 
 
-def _draw(rng, choose, video: bool):
-    attrs = {name: str(values[choose(len(values))]) for name, values in
-             (VIDEO_ATTRIBUTES if video else ATTRIBUTES).items()}
-    second = None
-    if rng.random() < 0.5:
-        second = {"shape": str(rng.choice([s for s in ATTRIBUTES["shape"] if s != attrs["shape"]])),
-                  "colour": str(rng.choice([c for c in ATTRIBUTES["colour"] if c != attrs["colour"]]))}
-    return attrs, second
+def _draw(rng, video: bool):
+    names = VIDEO_ATTRIBUTES if video else ATTRIBUTES
+    attrs = {name: str(values[rng.integers(len(values))]) for name, values in names.items()}
+    typical = TYPICAL[attrs["shape"]]
+    attrs["colour"] = typical if rng.random() < P_TYPICAL else \
+        str(rng.choice([c for c in ATTRIBUTES["colour"] if c != typical]))
+    attrs = {name: attrs[name] for name in names}
+    texture = "striped" if rng.random() < P_STRIPED else "solid"
+    clutter = [{"shape": str(rng.choice(ATTRIBUTES["shape"])), "colour": str(rng.choice(ATTRIBUTES["colour"]))}
+               for _ in range(int(rng.integers(1, MAX_CLUTTER + 1)))]
+    return attrs, clutter, texture
 
 
-def render_image(attrs: dict, second: dict | None, rng) -> np.ndarray:
+def _clutter_layers(clutter, rng, video: bool):
+    """(mask, colour, painted over the main object?) for each clutter object."""
+    out = []
+    for c in clutter:
+        row, col = rng.uniform(3, SIZE - 3, 2)
+        out.append((shape_mask(c["shape"], row, col, RADIUS["tiny"]), c["colour"],
+                    bool(rng.random() < P_OCCLUDE)))
+    return out
+
+
+def render_image(attrs: dict, clutter, rng, texture: str = "solid") -> np.ndarray:
     canvas = _background(rng, (SIZE, SIZE, 3))
-    if second is not None:
-        row, col = CENTRE[OPPOSITE[attrs["position"]]]
-        _paint(canvas, second["shape"], second["colour"], row + rng.uniform(-3, 3), col + rng.uniform(-3, 3),
-               RADIUS["tiny"], rng)
+    layers = _clutter_layers(_as_clutter(clutter), rng, False)
+    for mask, colour, over in layers:
+        if not over:
+            _paint(canvas, mask, _tint(colour, rng))
     row, col = CENTRE[attrs["position"]]
-    _paint(canvas, attrs["shape"], attrs["colour"], row + rng.uniform(-2, 2), col + rng.uniform(-2, 2),
-           RADIUS[attrs["size"]], rng)
+    row, col = row + rng.uniform(-2, 2), col + rng.uniform(-2, 2)
+    _paint(canvas, shape_mask(attrs["shape"], row, col, RADIUS[attrs["size"]]), _tint(attrs["colour"], rng),
+           striped=texture == "striped", phase=row)
+    for mask, colour, over in layers:
+        if over:
+            _paint(canvas, mask, _tint(colour, rng))
     return canvas.astype(np.uint8)
 
 
-def render_clip(attrs: dict, second: dict | None, rng) -> np.ndarray:
-    """8 frames of the main object moving 2 px a frame; the second object, if any, stands still."""
+def render_clip(attrs: dict, clutter, rng, texture: str = "solid") -> np.ndarray:
+    """8 frames of the main object moving 2 px a frame; clutter stands still (some of it in front)."""
     radius = RADIUS[attrs["size"]]
     d_row, d_col = STEP[attrs["motion"]]
     travel = 2.0 * (FRAMES - 1)
@@ -115,38 +179,58 @@ def render_clip(attrs: dict, second: dict | None, rng) -> np.ndarray:
         if d:
             start[axis] = rng.uniform(lo, hi - travel) if d > 0 else rng.uniform(lo + travel, hi)
     base = _background(rng, (SIZE, SIZE, 3))
-    if second is not None:
-        _paint(base, second["shape"], second["colour"], rng.uniform(4, 28), rng.uniform(4, 28), RADIUS["tiny"], rng)
-    colour = np.clip(np.array(RGB[attrs["colour"]]) + rng.normal(0, 12, 3), 0, 255)
+    layers = _clutter_layers(_as_clutter(clutter), rng, True)
+    front = np.zeros_like(base)
+    front_mask = np.zeros((SIZE, SIZE), bool)
+    for mask, colour, over in layers:
+        _paint(front if over else base, mask, _tint(colour, rng))
+        if over:
+            front_mask |= mask
+    value = _tint(attrs["colour"], rng)          # one colour for every frame
     frames = np.empty((FRAMES, SIZE, SIZE, 3), np.uint8)
     for t in range(FRAMES):
         frame = base.copy()
-        frame[shape_mask(attrs["shape"], start[0] + 2 * t * d_row, start[1] + 2 * t * d_col, radius)] = colour
+        row = start[0] + 2 * t * d_row
+        _paint(frame, shape_mask(attrs["shape"], row, start[1] + 2 * t * d_col, radius), value,
+               striped=texture == "striped", phase=row)
+        frame[front_mask] = front[front_mask]
         frames[t] = frame
     return frames
 
 
-def make_scene(attributes: dict, second: dict | None = None, seed: int = 0, video: bool = False) -> Scenes:
-    """One scene with chosen attributes (the page's composer); jitter and noise come from ``seed``."""
+def make_scene(attributes: dict, second=None, seed: int = 0, video: bool = False, texture: str = "solid") -> Scenes:
+    """One scene with chosen attributes (the page's composer); jitter and noise come from ``seed``.
+
+    ``second`` is one clutter object ({"shape", "colour"}), a list of them, or None.
+    """
     names = VIDEO_ATTRIBUTES if video else ATTRIBUTES
     for name, values in names.items():
         if attributes.get(name) not in values:
             raise ValueError(f"{name}: {attributes.get(name)!r} is not allowed; allowed {', '.join(values)}")
+    if texture not in HIDDEN["texture"]:
+        raise ValueError(f"texture: {texture!r} is not allowed; allowed {', '.join(HIDDEN['texture'])}")
+    clutter = _as_clutter(second)
+    for c in clutter:
+        for name in ("shape", "colour"):
+            if c.get(name) not in ATTRIBUTES[name]:
+                raise ValueError(f"second: {name} {c.get(name)!r} is not allowed; allowed "
+                                 f"{', '.join(ATTRIBUTES[name])}")
     rng = make_rng(seed)
     attrs = {k: attributes[k] for k in names}
-    image = (render_clip if video else render_image)(attrs, second, rng)
-    return Scenes(image[None], [caption(attrs, second)], [attrs], [second])
+    image = (render_clip if video else render_image)(attrs, clutter, rng, texture)
+    return Scenes(image[None], [caption(attrs, clutter, texture=texture)], [attrs], [clutter], [{"texture": texture}])
 
 
 def make_scenes(n: int, seed: int, video: bool = False) -> Scenes:
     """``n`` seeded scenes (images, or 8-frame clips when ``video``) with captions and true attributes."""
     n = check_range("n", n, 1, 1_000_000, integer=True)
     rng = make_rng(seed)
-    images, captions, attributes, seconds = [], [], [], []
+    images, captions, attributes, clutters, hidden = [], [], [], [], []
     for _ in range(n):
-        attrs, second = _draw(rng, lambda k: rng.integers(k), video)
-        images.append((render_clip if video else render_image)(attrs, second, rng))
-        captions.append(caption(attrs, second))
+        attrs, clutter, texture = _draw(rng, video)
+        images.append((render_clip if video else render_image)(attrs, clutter, rng, texture))
+        captions.append(caption(attrs, clutter, texture=texture))
         attributes.append(attrs)
-        seconds.append(second)
-    return Scenes(np.stack(images), captions, attributes, seconds)
+        clutters.append(clutter)
+        hidden.append({"texture": texture})
+    return Scenes(np.stack(images), captions, attributes, clutters, hidden)

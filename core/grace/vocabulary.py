@@ -8,20 +8,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.grace.scenes import ATTRIBUTES, MOTIONS, VIDEO_ATTRIBUTES
+from core.grace.scenes import ATTRIBUTES, HIDDEN, MOTIONS, VIDEO_ATTRIBUTES
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "grace"
 PAD, BOS, UNK, EOS = 0, 1, 2, 3
-GLUE = ("a", "an", "object", "on", "the", "moving", "and", "tiny")
-DISTRACTORS = ("purple", "orange", "star", "hexagon", "medium", "striped", "dotted", "centre", "spinning", "dog")
-WORDS = GLUE + tuple(v for values in ATTRIBUTES.values() for v in values) + MOTIONS + DISTRACTORS
+GLUE = ("a", "an", "object", "on", "the", "moving", "and", "tiny", "with")
+DISTRACTORS = ("pink", "brown", "star", "hexagon", "oval", "dotted", "centre", "spinning", "dog", "tree")
+UNNAMED = tuple(v for values in HIDDEN.values() for v in values)     # "solid", "striped": never in the vocabulary
+WORDS = GLUE + tuple(v for values in ATTRIBUTES.values() for v in values) + MOTIONS + UNNAMED + DISTRACTORS
 TOKEN = {w: i + 4 for i, w in enumerate(WORDS)}
-MAX_LEN = 16
+MAX_LEN = 28
 
 
 def default_vocabulary(video: bool = False) -> list:
     """Concept words: every attribute value as make_scenes names it (motions for clips, positions
-    for images), then distractor words the captions never use.
+    for images), then distractor words the captions never use. The texture words ("striped") are
+    left out on purpose: the unnamed concept of the world (see ``scenes.py``).
 
     Parameters
     ----------

@@ -2,6 +2,9 @@
 
 import json
 
+import numpy as np
+
+from core.grace.shipped import load_shipped
 from tests.pages import apptest
 
 
@@ -19,7 +22,7 @@ def grace_bars(at):
 
 def test_the_composed_scene_is_read_as_its_attributes():
     at = open_page()
-    assert at.title[0].value == "GRACE concept decompositions" and len(at.get("plotly_chart")) == 4
+    assert at.title[0].value == "GRACE concept decompositions" and len(at.get("plotly_chart")) == 5
     assert {"red", "circle", "left"} <= grace_bars(at)
     at.selectbox(key="colour").set_value("blue").run()
     at.selectbox(key="shape").set_value("triangle").run()
@@ -29,18 +32,37 @@ def test_the_composed_scene_is_read_as_its_attributes():
     assert float(values["GRACE: reconstruction cosine"]) > 0.8
 
 
-def test_metrics_table_and_claim_line():
+def test_metrics_table_and_claim_line_show_the_controls():
     at = open_page()
     table = at.dataframe[0].value.set_index("method")
-    assert list(table.index) == ["raw embeddings", "GRACE", "SpLiCE", "TextSpan", "SAE"]
-    assert table.loc["GRACE", "attribute agreement"] >= 0.8 and table.loc["GRACE", "trustworthiness"] > 0.95
-    assert any("At matched sparsity" in c.value for c in at.caption)
+    assert list(table.index) == ["raw embeddings", "GRACE", "SpLiCE", "TextSpan", "SAE", "no fitting",
+                                 "shuffled labels"]
+    rows = {r["method"]: r for r in load_shipped()[1]["tables"]["image"]}
+    for method in ("GRACE", "no fitting", "shuffled labels"):
+        assert table.loc[method, "attribute agreement"] == round(rows[method]["concept-attribute agreement"], 3)
+        assert table.loc[method, "retrieval P@50"] == round(rows[method]["retrieval P@50"], 3)
+    # The shuffled-label control has GRACE's codes: identical on the name-free measure, not on the named ones.
+    assert table.loc["shuffled labels", "trustworthiness"] == table.loc["GRACE", "trustworthiness"]
+    assert table.loc["shuffled labels", "attribute agreement"] < table.loc["GRACE", "attribute agreement"]
+    assert any("At matched sparsity" in c.value and "shuffled labels" in c.value for c in at.caption)
+
+
+def test_the_controls_figure_holds_the_shipped_numbers():
+    at = open_page()
+    figure = apptest.charts(at)["chart-controls"]
+    rows = {r["method"]: r for r in load_shipped()[1]["tables"]["image"]}
+    names = [t["name"] for t in figure["data"]]
+    assert names == ["GRACE", "SpLiCE", "no fitting", "shuffled labels"]
+    for trace in figure["data"]:
+        expected = [rows[trace["name"]][k] for k in ("concept-attribute agreement", "object recall (main)",
+                                                     "retrieval P@50", "trustworthiness", "texture neighbours")]
+        assert np.allclose(apptest.values(trace, "y"), expected)
 
 
 def test_clip_concepts_follow_the_motion():
     at = open_page()
     at.selectbox(key="v_motion").set_value("upward").run()
-    bars = chart(at, 2)["data"][0]
+    bars = chart(at, 3)["data"][0]
     assert "upward" in bars["y"] and not at.exception
 
 
@@ -61,10 +83,10 @@ def test_live_refit_wiring():
 def test_a_scene_off_the_shipped_grid_waits_for_a_click_then_embeds_live():
     at = open_page()
     at.number_input(key="seed").set_value(7).run()
-    assert len(at.get("plotly_chart")) == 3 and not at.metric            # no bars until the visitor asks
+    assert len(at.get("plotly_chart")) == 4 and not at.metric            # no bars until the visitor asks
     assert any("is not" in i.value for i in at.info)
     at.button(key="probe").click().run()
-    assert not at.exception and len(at.get("plotly_chart")) == 4
+    assert not at.exception and len(at.get("plotly_chart")) == 5
     assert {"red", "circle", "left"} <= grace_bars(at)
     assert any("Embedded live" in c.value for c in at.caption)
     at.selectbox(key="colour").set_value("green").run()                   # from now on, at once

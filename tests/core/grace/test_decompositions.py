@@ -114,3 +114,48 @@ def test_topk_sae_keeps_k_latents_and_names_them():
     cosine = fitted.dictionary @ concept_directions(concepts).T / np.linalg.norm(fitted.dictionary, axis=1)[:, None]
     assert np.trace(cosine) >= np.trace(np.roll(cosine, 1, axis=1))
     assert min(concept_attribute_agreement(codes, WORDS, attributes).values()) > 0.5
+
+
+def test_the_no_fitting_control_is_relu_of_concept_similarities():
+    from core.grace.compare import no_fitting
+
+    x, concepts, _ = synthetic(n=50)
+    control = no_fitting(x, WORDS, concepts)
+    z = control.space.centre(x)
+    assert np.allclose(control.encode(x), np.maximum(z @ concept_directions(concepts).T, 0.0))
+    assert control.method == "no fitting"
+    # It is GRACE before any step: one Adam step moves the map away from it.
+    one = fit_grace(x, WORDS, concepts, steps=1)
+    assert not np.allclose(one.weight, control.weight) and np.abs(one.weight - control.weight).max() < 0.02
+
+
+def test_shuffled_labels_keep_every_code_and_fail_the_named_measure():
+    """The control that must fail: the same map under permuted names. Geometry cannot see it, names can."""
+    from core.grace.compare import shuffled_labels
+
+    x, concepts, _ = synthetic()
+    new_x, _, attributes = synthetic(seed=1)
+    grace = fit_grace(x, WORDS, concepts, steps=150)
+    control = shuffled_labels(grace, seed=4)
+    assert control.method == "shuffled labels" and sorted(control.vocabulary) == sorted(WORDS)
+    assert control.vocabulary != WORDS and control.vocabulary == shuffled_labels(grace, seed=4).vocabulary
+    codes = grace.encode(new_x)
+    assert np.array_equal(control.encode(new_x), codes)                       # identical codes
+    assert triplet_agreement(control.encode(new_x), attributes) == triplet_agreement(codes, attributes)
+    named = [np.mean(list(concept_attribute_agreement(d.encode(new_x), d.vocabulary, attributes).values()))
+             for d in (grace, control)]
+    assert named[0] > 0.95 and named[1] < 0.5, named
+
+
+def test_t_interval_matches_scipy_and_replicate_seeds_are_derived():
+    from scipy import stats
+
+    from core.common.seeding import derive_seed
+    from core.grace.compare import replicate_seeds, t_interval
+
+    v = [0.1, 0.3, 0.2, 0.5]
+    low, high = stats.t.interval(0.95, len(v) - 1, loc=np.mean(v), scale=stats.sem(v))
+    assert t_interval(v) == pytest.approx([low, high])
+    seeds = replicate_seeds(9, 3)
+    assert seeds[2]["fit"] == derive_seed(9, "fit", 2) and len({s["test"] for s in seeds}) == 3
+    assert seeds[0]["fit"] != seeds[0]["test"] and replicate_seeds(9, 2) == seeds[:2]
