@@ -1,5 +1,6 @@
 """Plumbing shared by every system: seeding, progress, configs, checkpoints, devices, results."""
 
+from core.common.assets import ASSETS_ROOT, asset_dir
 from core.common.checkpoint import load_checkpoint, save_checkpoint
 from core.common.config import Config, choice, check_choice, check_range, param
 from core.common.device import choose_device
@@ -13,5 +14,6 @@ __all__ = [
     "make_rng", "make_torch_generator", "torch_seeded", "check_seed", "derive_seed", "derive_rng",
     "save_checkpoint", "load_checkpoint",
     "choose_device",
+    "asset_dir", "ASSETS_ROOT",
     "result_to_dict", "result_to_json", "result_to_frame",
 ]
