@@ -1,4 +1,14 @@
-"""Plumbing shared by every system: seeding, progress, configs, checkpoints, devices, results."""
+"""Plumbing shared by every system: seeding, progress, configs, checkpoints, devices, results, assets.
+
+- :class:`Config` with :func:`param`/:func:`choice`: frozen, validated configs whose errors name the
+  field and the allowed range (``check_range``/``check_choice`` for arguments outside a config).
+- The progress protocol (:class:`Progress`, :func:`report`, :class:`ProgressLog`, :class:`TqdmProgress`):
+  one callback drives a live page, a tqdm bar and a test, and can stop a run.
+- Seeds: :func:`make_rng`, :func:`derive_seed`/:func:`derive_rng` (SeedSequence children, never seed
+  arithmetic), :func:`torch_seeded`.
+- Checkpoints in safetensors + JSON (:func:`save_checkpoint`, :func:`load_checkpoint`), never pickles.
+- :func:`choose_device`, :func:`asset_dir`, and result export (:func:`result_to_dict`, ``_json``, ``_frame``).
+"""
 
 from core.common.assets import ASSETS_ROOT, asset_dir
 from core.common.checkpoint import load_checkpoint, save_checkpoint

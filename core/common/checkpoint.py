@@ -22,6 +22,18 @@ CONFIG = "config.json"
 
 @dataclass
 class Checkpoint:
+    """What :func:`load_checkpoint` reads back.
+
+    Attributes
+    ----------
+    tensors : dict of str to torch.Tensor
+        The weights, by name.
+    config : Config or dict
+        The config, re-validated as ``config_cls`` when one was given, else the stored fields.
+    metadata : dict
+        Free-form facts recorded at save time (seed, metrics, the command that made it).
+    """
+
     tensors: dict
     config: Any
     metadata: dict = field(default_factory=dict)
@@ -29,7 +41,31 @@ class Checkpoint:
 
 def save_checkpoint(directory: str | Path, tensors: Mapping[str, Any], config: Config | Mapping[str, Any],
                     metadata: Mapping[str, Any] | None = None) -> Path:
-    """Write ``tensors`` (torch tensors or numpy arrays) and ``config`` to ``directory``."""
+    """Write ``tensors`` (torch tensors or numpy arrays) and ``config`` to ``directory``.
+
+    Parameters
+    ----------
+    directory : str or pathlib.Path
+        Created if missing; ``weights.safetensors`` and ``config.json`` in it are overwritten.
+    tensors : Mapping[str, torch.Tensor or numpy.ndarray]
+        The weights; shared storage (tied weights) is copied apart, as safetensors requires.
+    config : Config or Mapping[str, Any]
+        A validated config (its class name is recorded so loading can check it) or plain fields.
+    metadata : Mapping[str, Any] or None
+        JSON-serialisable facts to keep beside the config.
+
+    Returns
+    -------
+    pathlib.Path
+        ``directory``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = save_checkpoint(tempfile.mkdtemp(), {"w": np.ones(2, dtype=np.float32)}, {"width": 2})
+    >>> sorted(p.name for p in folder.iterdir())
+    ['config.json', 'weights.safetensors']
+    """
     import torch
     from safetensors.torch import save_file
 
@@ -51,7 +87,40 @@ def save_checkpoint(directory: str | Path, tensors: Mapping[str, Any], config: C
 
 
 def load_checkpoint(directory: str | Path, config_cls: type[Config] | None = None, device: str = "cpu") -> Checkpoint:
-    """Read a checkpoint written by :func:`save_checkpoint`; tensors land on ``device``."""
+    """Read a checkpoint written by :func:`save_checkpoint`; tensors land on ``device``.
+
+    Never unpickles: tensors come from safetensors, everything else from JSON.
+
+    Parameters
+    ----------
+    directory : str or pathlib.Path
+        A folder holding ``weights.safetensors`` and ``config.json``.
+    config_cls : type of Config or None
+        Rebuild and re-validate the config as this class (a hand-edited bad value raises the usual
+        field-naming ``ValueError``); None returns the stored fields as a dict.
+    device : str
+        Where the tensors are placed.
+
+    Returns
+    -------
+    Checkpoint
+        The tensors, the config and the metadata.
+
+    Raises
+    ------
+    FileNotFoundError
+        If either file is missing.
+    ValueError
+        For an unknown format version or a checkpoint of another config class.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = save_checkpoint(tempfile.mkdtemp(), {"w": np.ones(2, dtype=np.float32)}, {"width": 2}, {"seed": 0})
+    >>> loaded = load_checkpoint(folder)
+    >>> loaded.tensors["w"].tolist(), loaded.config, loaded.metadata
+    ([1.0, 1.0], {'width': 2}, {'seed': 0})
+    """
     from safetensors.torch import load_file
 
     directory = Path(directory)

@@ -40,15 +40,73 @@ class _Spec:
 
 
 def param(default: Any, *, low: float | None = None, high: float | None = None, low_open: bool = False,
-          high_open: bool = False, integer: bool = False, doc: str = ""):
-    """A numeric config field with its allowed range (closed unless ``*_open``)."""
+          high_open: bool = False, integer: bool = False, doc: str = "") -> dataclasses.Field:
+    """A numeric config field with its allowed range (closed unless ``*_open``).
+
+    Parameters
+    ----------
+    default : int or float
+        The first view's value; checked against the range at once.
+    low, high : float or None
+        The bounds; None leaves that side open-ended.
+    low_open, high_open : bool
+        Exclude the bound itself (``(0, 1]`` is ``low=0, high=1, low_open=True``).
+    integer : bool
+        Only integers are allowed (and stored as int).
+    doc : str
+        What the field means, shown in docs and on pages.
+
+    Returns
+    -------
+    dataclasses.Field
+        A field whose metadata :class:`Config` checks on construction.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo(Config):
+    ...     lr: float = param(0.1, low=0.0, high=1.0, low_open=True, doc="step size")
+    >>> Demo(lr=0.5).lr
+    0.5
+    >>> Demo(lr=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: lr: 0 is out of range; allowed in (0, 1]
+    """
     spec = _Spec(low, high, low_open, high_open, integer)
     spec.check("default", default)
     return dataclasses.field(default=default, metadata={_KEY: spec, "doc": doc})
 
 
-def choice(default: Any, options: Sequence, *, doc: str = ""):
-    """A config field restricted to ``options``."""
+def choice(default: Any, options: Sequence, *, doc: str = "") -> dataclasses.Field:
+    """A config field restricted to ``options``.
+
+    Parameters
+    ----------
+    default : Any
+        The first view's value; must be one of ``options``.
+    options : Sequence
+        The allowed values, in the order errors list them.
+    doc : str
+        What the field means.
+
+    Returns
+    -------
+    dataclasses.Field
+        A field whose metadata :class:`Config` checks on construction.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo(Config):
+    ...     solver: str = choice("highs", ("highs", "simplex"), doc="LP solver")
+    >>> Demo(solver="lbfgs")
+    Traceback (most recent call last):
+    ...
+    ValueError: solver: 'lbfgs' is not an option; allowed 'highs', 'simplex'
+    """
     spec = _Spec(options=tuple(options))
     spec.check("default", default)
     return dataclasses.field(default=default, metadata={_KEY: spec, "doc": doc})
@@ -66,8 +124,43 @@ def describe_range(low=None, high=None, *, low_open=False, high_open=False, inte
 
 
 def check_range(name: str, value: Any, low: float | None = None, high: float | None = None, *,
-                low_open: bool = False, high_open: bool = False, integer: bool = False):
-    """Return ``value`` (as int or float) if it lies in the range, else raise a ``ValueError``."""
+                low_open: bool = False, high_open: bool = False, integer: bool = False) -> int | float:
+    """Return ``value`` (as int or float) if it lies in the range, else raise a ``ValueError``.
+
+    For arguments that bypass a :class:`Config`: the same check and the same message.
+
+    Parameters
+    ----------
+    name : str
+        The field the message names.
+    value : Any
+        The value to check; booleans and non-numbers are refused, and non-finite floats.
+    low, high : float or None
+        The bounds; None leaves that side open-ended.
+    low_open, high_open : bool
+        Exclude the bound itself.
+    integer : bool
+        Require an integer (returned as int); otherwise the value is returned as float.
+
+    Returns
+    -------
+    int or float
+        ``value``, converted.
+
+    Raises
+    ------
+    ValueError
+        ``"<name>: <what is wrong>; allowed <range>"``.
+
+    Examples
+    --------
+    >>> check_range("steps", 5, low=1, integer=True)
+    5
+    >>> check_range("steps", -5, low=1, integer=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: steps: -5 is out of range; allowed integers >= 1
+    """
     allowed = describe_range(low, high, low_open=low_open, high_open=high_open, integer=integer)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name}: expected a number, got {value!r}; allowed {allowed}")
@@ -86,8 +179,33 @@ def check_range(name: str, value: Any, low: float | None = None, high: float | N
     return value
 
 
-def check_choice(name: str, value: Any, options: Sequence):
-    """Return ``value`` if it is one of ``options``, else raise a ``ValueError`` listing them."""
+def check_choice(name: str, value: Any, options: Sequence) -> Any:
+    """Return ``value`` if it is one of ``options``, else raise a ``ValueError`` listing them.
+
+    Parameters
+    ----------
+    name : str
+        The field the message names.
+    value : Any
+        The value to check.
+    options : Sequence
+        The allowed values.
+
+    Returns
+    -------
+    Any
+        ``value`` unchanged.
+
+    Raises
+    ------
+    ValueError
+        ``"<name>: <value> is not an option; allowed <options>"``.
+
+    Examples
+    --------
+    >>> check_choice("cost", "sqeuclidean", ("sqeuclidean", "euclidean"))
+    'sqeuclidean'
+    """
     if value not in tuple(options):
         listed = ", ".join(repr(o) for o in options)
         raise ValueError(f"{name}: {value!r} is not an option; allowed {listed}")
@@ -96,7 +214,21 @@ def check_choice(name: str, value: Any, options: Sequence):
 
 @dataclass(frozen=True)
 class Config:
-    """Base of every system's config: validated on construction, JSON-friendly, immutable."""
+    """Base of every system's config: validated on construction, JSON-friendly, immutable.
+
+    Subclasses are frozen dataclasses whose fields come from :func:`param` and :func:`choice`;
+    ``validate()`` holds cross-field rules. ``to_dict``/``from_dict`` round-trip through JSON, and
+    ``replace(**changes)`` returns a re-validated copy.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo(Config):
+    ...     steps: int = param(10, low=1, high=100, integer=True, doc="training steps")
+    >>> Demo.from_dict(Demo().replace(steps=20).to_dict())
+    Demo(steps=20)
+    """
 
     def __post_init__(self) -> None:
         for f in fields(self):

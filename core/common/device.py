@@ -15,6 +15,32 @@ DEVICES = ("cpu", "cuda", "auto")
 
 
 def choose_device(requested: str | None = None) -> str:
+    """The torch device a run uses: ``"cpu"`` unless CUDA is present and was asked for.
+
+    Parameters
+    ----------
+    requested : {"cpu", "cuda", "auto"} or None
+        None reads ``PAPERLAB_DEVICE`` (default ``"cpu"``); ``"auto"`` takes CUDA when torch sees it.
+
+    Returns
+    -------
+    str
+        ``"cpu"`` or ``"cuda"``. torch is imported only when CUDA might be used.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, or ``"cuda"`` where torch sees no CUDA device (never a silent fallback).
+
+    Examples
+    --------
+    >>> choose_device("cpu")
+    'cpu'
+    >>> choose_device("tpu")
+    Traceback (most recent call last):
+    ...
+    ValueError: device: 'tpu' is not an option; allowed 'cpu', 'cuda', 'auto'
+    """
     requested = requested if requested is not None else os.environ.get("PAPERLAB_DEVICE", "cpu")
     requested = check_choice("device", str(requested).lower(), DEVICES)
     if requested == "cpu":

@@ -15,11 +15,52 @@ from typing import Callable, Mapping, Optional, Protocol
 
 
 class Progress(Protocol):
+    """The type of a progress callback: ``progress(step, total, metrics) -> bool | None``.
+
+    Parameters
+    ----------
+    step : int
+        The unit of work just finished, 1-based.
+    total : int
+        The planned number of units (it may change as a run learns more, e.g. an early stop).
+    metrics : Mapping[str, float]
+        Scalars to show or record for this step (a loss, an accuracy, seconds so far).
+
+    Returns
+    -------
+    bool or None
+        Exactly ``False`` asks the caller to stop cleanly; ``None`` or ``True`` carries on.
+    """
+
     def __call__(self, step: int, total: int, metrics: Mapping[str, float]) -> Optional[bool]: ...
 
 
 def report(progress: Optional[Callable], step: int, total: int, metrics: Mapping[str, float] | None = None) -> bool:
-    """Call ``progress`` if given; return True to continue, False if the callback asked to stop."""
+    """Call ``progress`` if given; return True to continue, False if the callback asked to stop.
+
+    Parameters
+    ----------
+    progress : callable or None
+        A :class:`Progress` callback, or None (then this only returns True).
+    step : int
+        The unit of work just finished, 1-based.
+    total : int
+        The planned number of units.
+    metrics : Mapping[str, float] or None
+        Scalars for this step; copied, so the callback may keep them.
+
+    Returns
+    -------
+    bool
+        False exactly when the callback returned ``False``.
+
+    Examples
+    --------
+    >>> report(None, 1, 10)
+    True
+    >>> report(ProgressLog(stop_after=1), 1, 10, {"loss": 0.5})
+    False
+    """
     if progress is None:
         return True
     return progress(step, total, dict(metrics or {})) is not False
@@ -27,7 +68,25 @@ def report(progress: Optional[Callable], step: int, total: int, metrics: Mapping
 
 @dataclass
 class ProgressLog:
-    """A callback that records every call, and asks to stop after ``stop_after`` steps if set."""
+    """A callback that records every call, and asks to stop after ``stop_after`` steps if set.
+
+    Attributes
+    ----------
+    stop_after : int or None
+        Return False (stop) at the call that makes ``stop_after`` calls; None never stops.
+    steps : list of int
+        The ``step`` of every call, in order.
+    totals : list of int
+        The ``total`` of every call.
+    metrics : list of dict
+        A copy of every call's metrics.
+
+    Examples
+    --------
+    >>> log = ProgressLog(stop_after=2)
+    >>> [report(log, k, 5, {"k": k}) for k in (1, 2)], log.steps
+    ([True, False], [1, 2])
+    """
 
     stop_after: Optional[int] = None
     steps: list = field(default_factory=list)

@@ -15,13 +15,43 @@ import json
 import math
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 def result_to_dict(result: Any) -> Any:
-    """A JSON-ready copy of ``result`` (dataclasses, mappings, arrays, tensors, scalars)."""
+    """A JSON-ready copy of ``result`` (dataclasses, mappings, arrays, tensors, scalars).
+
+    Parameters
+    ----------
+    result : Any
+        A result dataclass, or anything made of dataclasses, mappings, sequences, NumPy arrays,
+        torch tensors, enums, paths and scalars.
+
+    Returns
+    -------
+    Any
+        Plain dicts, lists, numbers, strings and None; NaN and infinities become None.
+
+    Raises
+    ------
+    TypeError
+        For an object that is none of the above (named in the message).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Fit:
+    ...     weights: np.ndarray
+    ...     loss: float
+    >>> result_to_dict(Fit(np.array([1.0, 2.0]), float("nan")))
+    {'weights': [1.0, 2.0], 'loss': None}
+    """
     if dataclasses.is_dataclass(result) and not isinstance(result, type):
         return {f.name: result_to_dict(getattr(result, f.name)) for f in dataclasses.fields(result)}
     if isinstance(result, dict):
@@ -46,11 +76,49 @@ def result_to_dict(result: Any) -> Any:
 
 
 def result_to_json(result: Any, indent: int = 2) -> str:
+    """Strict JSON of :func:`result_to_dict` ``(result)`` (no NaN tokens).
+
+    Parameters
+    ----------
+    result : Any
+        What :func:`result_to_dict` accepts.
+    indent : int
+        Spaces per level, as in :func:`json.dumps`.
+
+    Returns
+    -------
+    str
+        The JSON text.
+
+    Examples
+    --------
+    >>> result_to_json({"a": np.float64(0.5), "b": float("inf")}, indent=None)
+    '{"a": 0.5, "b": null}'
+    """
     return json.dumps(result_to_dict(result), indent=indent, allow_nan=False)
 
 
-def result_to_frame(result: Any):
-    """A pandas DataFrame of ``result`` (see the module docstring for what goes in)."""
+def result_to_frame(result: Any) -> pd.DataFrame:
+    """A pandas DataFrame of ``result`` (see the module docstring for what goes in).
+
+    Parameters
+    ----------
+    result : Any
+        A result dataclass (or what :func:`result_to_dict` accepts); one with a ``to_frame()`` method
+        makes its own table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per entry of the most common array length, scalars repeated down the rows; a single
+        row of scalars when the result holds no arrays.
+
+    Examples
+    --------
+    >>> frame = result_to_frame({"loss": np.array([3.0, 2.0, 1.0]), "seed": 0})
+    >>> frame.shape, list(frame.columns)
+    ((3, 2), ['loss', 'seed'])
+    """
     import pandas as pd
 
     if hasattr(result, "to_frame"):
