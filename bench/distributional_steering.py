@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.report import write_results  # noqa: E402
+from core.common.results import result_to_dict  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
 from core.distributional_steering import (EntropyReward, GaussianMixtureBase, MeanCalibration,  # noqa: E402
@@ -55,10 +56,10 @@ def grid_sample(q, n=200_000, seed=99):
 def closed_form_tasks():
     return {
         "1-D pointwise tilt (lam 1.5)": (B1, PointwiseReward(lambda z: z[:, 0], 1.5), exponential_tilt(B1, [1.5]).sample(200_000, 99), {}),
-        "1-D mean calibration (kappa 4, target 0.6)": (B1, MeanCalibration(0.6, 4.0), mean_calibration_tilt(B1, [0.6], 4.0)[1].sample(200_000, 99), {}),
+        "1-D mean calibration (kappa 4, target 0.6)": (B1, MeanCalibration(0.6, 4.0), mean_calibration_tilt(B1, [0.6], 4.0).tilted.sample(200_000, 99), {}),
         "1-D entropy tempering (gamma 1)": (B1, EntropyReward(1.0), grid_sample(tempered_grid(B1, 1.0, [GRID])), {"every": 10}),
         "2-D pointwise tilt (a = (1, -0.5))": (B2, PointwiseReward(lambda z: z @ np.array([1.0, -0.5]), 1.0), exponential_tilt(B2, [1.0, -0.5]).sample(200_000, 99), {}),
-        "2-D hard mean constraint (0.3, 0.1)": (B2, MomentConstraint([0.3, 0.1]), mean_calibration_tilt(B2, [0.3, 0.1])[1].sample(200_000, 99), {}),
+        "2-D hard mean constraint (0.3, 0.1)": (B2, MomentConstraint([0.3, 0.1]), mean_calibration_tilt(B2, [0.3, 0.1]).tilted.sample(200_000, 99), {}),
     }
 
 
@@ -124,14 +125,14 @@ def whole_target() -> dict:
 
 
 def batch() -> dict:
-    return batch_level(ScenarioConfig(reward="repulsion", strength=10.0), seed=0)
+    return result_to_dict(batch_level(ScenarioConfig(reward="repulsion", strength=10.0), seed=0))
 
 
 def baselines(n_particles: int = 1000) -> dict:
     out = {}
     for reward in REWARDS:
         strength = {"calibration": 4.0, "moment": 0.5, "tilt": 1.0, "entropy": 1.0, "repulsion": 10.0}.get(reward, 0.0)
-        out[reward] = compare(ScenarioConfig(reward=reward, strength=strength, n_particles=n_particles), seed=0)
+        out[reward] = compare(ScenarioConfig(reward=reward, strength=strength, n_particles=n_particles), seed=0).rows
     return out
 
 
@@ -139,12 +140,12 @@ def protein(target: float = 0.5, n: int = 2000) -> dict:
     t = time.perf_counter()
     out = steer_foldedness(target, n_particles=n, seed=0)
     seconds = time.perf_counter() - t
-    return {"target": target, "reference_mean_foldedness": float(out["reference"].mean()),
-            "denoiser_mean_foldedness": out["base_mean"], "steered_mean_foldedness": out["steered_mean"],
-            "steered_ess": out["ess"], "n_particles": n,
-            "w1_steered_vs_maxent_reference": float(wasserstein_distance(out["steered"], out["reference"],
-                                                                         out["weights"], out["reference_weights"])),
-            "w1_denoiser_vs_reference": float(wasserstein_distance(out["base"], out["reference"])),
+    return {"target": target, "reference_mean_foldedness": float(out.reference.mean()),
+            "denoiser_mean_foldedness": out.base_mean, "steered_mean_foldedness": out.steered_mean,
+            "steered_ess": out.ess, "n_particles": n,
+            "w1_steered_vs_maxent_reference": float(wasserstein_distance(out.steered, out.reference,
+                                                                         out.weights, out.reference_weights)),
+            "w1_denoiser_vs_reference": float(wasserstein_distance(out.base, out.reference)),
             "seconds": seconds}
 
 

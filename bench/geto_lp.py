@@ -46,7 +46,7 @@ DENSE_SINKHORN_MAX_N = 32
 PAGE = "../pages/geto_lp.py"
 
 
-def inputs(n: int, kind: str = "digits"):
+def inputs(n: int, kind: str = "digits", seed: int = DENSE_SEED):
     """The bench's M = 3 inputs on an n x n grid: upsampled digits, or dense random images (seeded)."""
     import numpy as np
 
@@ -54,7 +54,7 @@ def inputs(n: int, kind: str = "digits"):
     from core.geto_lp import digit_image
 
     if kind == "dense":   # every pixel carries mass: the hardest case for absolute solver tolerances
-        return derive_rng(DENSE_SEED, n).random((len(DIGITS), n, n)) + 1e-3
+        return derive_rng(seed, n).random((len(DIGITS), n, n)) + 1e-3
     return np.stack([digit_image(d, n) for d in DIGITS])
 
 
@@ -62,10 +62,11 @@ def run_case(case: dict) -> dict:
     """One solver on one grid, in this (fresh) process."""
     from core.geto_lp import barycenter, measured, run_method
 
-    hist = inputs(case["n"], case.get("inputs", "digits"))
+    hist = inputs(case["n"], case.get("inputs", "digits"), case.get("seed", DENSE_SEED))
     method = case["method"]
     if method == "geto_lp":
-        result, seconds, rise = measured(barycenter, hist, solver="highs-ipm", return_plans=True)
+        run = measured(barycenter, hist, solver="highs-ipm", return_plans=True)
+        result, seconds, rise = run.value, run.seconds, run.peak_memory_mb
         out = {"seconds": seconds, "rss_rise_mb": rise, "objective": result.objective,
                "n_variables": result.n_variables, "n_constraints": result.n_constraints,
                "build_seconds": result.build_seconds, "solve_seconds": result.solve_seconds,
@@ -85,6 +86,45 @@ def run_case(case: dict) -> dict:
                "n_variables": run.n_variables}
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in out.items()}
+
+
+# The sweep for bench/run.py (python -m bench.run geto_lp [--grid full] [--engine ray]): every solver on every
+# grid as an independent cell, digits and seeded dense inputs; the same cases main() runs one process each.
+SWEEP_GRIDS = ("small", "full")
+SWEEP_SEEDS = {"small": (1, 2), "full": (DENSE_SEED, 19, 20)}
+MEASURED = ("seconds", "rss_rise_mb", "peak_rss_mb", "build_seconds", "solve_seconds", "recover_plans_seconds",
+            "emd2_seconds")
+
+
+def sweep(grid: str) -> list:
+    """The cells of a sweep grid: ``small`` (6² and 8², seconds in all) or ``full`` (the bench's grids)."""
+    from bench.run import Cell
+
+    sizes, dense_sizes = ((6, 8), (6,)) if grid == "small" else (GRIDS, DENSE_GRIDS)
+    cells = []
+    for n in sizes:
+        cells.append(Cell(f"digits-{n:02d}-geto_lp", {"method": "geto_lp", "n": n, "score": True}))
+        if len(DIGITS) * n**4 + n * n <= POT_LP_MAX_VARIABLES:
+            cells.append(Cell(f"digits-{n:02d}-pot_lp", {"method": "pot_lp", "n": n}))
+        for reg in (0.01, 0.002) if grid == "full" else (0.05,):
+            cells.append(Cell(f"digits-{n:02d}-convolutional-{reg}", {"method": "convolutional", "n": n, "reg": reg}))
+    for n in dense_sizes:
+        for seed in SWEEP_SEEDS[grid]:
+            for method in ("geto_lp", "pot_lp"):
+                params = {"method": method, "n": n, "inputs": "dense", "score": method == "geto_lp",
+                          "pot_max_variables": DENSE_POT_MAX_VARIABLES}
+                cells.append(Cell(f"dense-{n:02d}-seed{seed}-{method}", params, seed))
+    return cells
+
+
+def run_cell(cell):
+    """One cell in this process: the solver's numbers as ``values``, its time and memory as ``measured``."""
+    from bench.run import CellOutput
+
+    case = dict(cell.params, **({"seed": cell.seed} if cell.seed is not None else {}))
+    out = run_case(case)
+    return CellOutput(values={k: v for k, v in out.items() if k not in MEASURED},
+                      measured={k: v for k, v in out.items() if k in MEASURED})
 
 
 def in_subprocess(case: dict) -> dict:

@@ -46,7 +46,7 @@ DESIGNS = {BASE: {}, "B1 concat sandwich": dict(block=1), "B4 concat sandwich": 
            "B2 none sandwich": dict(injection="none"), "B2 concat pre": dict(norm="pre"),
            "B2 concat post": dict(norm="post"), "B2 concat loop": dict(norm="loop"),
            "B2 concat sandwich, mean 2 loops": dict(mean_recurrence=2)}
-SHIPPED_AS = {"B2 additive pre": "unstable"}   # trained by python -m core.looped_lm.pretrained, same config and seed
+SHIPPED_AS = {"B2 additive pre": "unstable"}   # trained by python -m core.looped_lm.ship checkpoints, same config and seed
 FACTORS = {"injection": "injection", "norm": "norm placement", "block": "block size B",
            "mean_recurrence": "loop sampling (mean recurrence)"}
 JOBS = 4        # designs trained at once, one thread each (the speed ratio compares runs made side by side)
@@ -65,7 +65,7 @@ def train_design(name: str) -> dict:
     torch.set_num_threads(1)           # one process per design (JOBS at once), one thread each
     config = LoopedConfig(**DESIGNS[name])
     if name in SHIPPED_AS:
-        model, _ = load_pretrained(SHIPPED_AS[name])
+        model = load_pretrained(SHIPPED_AS[name]).model
         assert model.config == config, name
         seconds, acc = None, model.metadata["accuracy_by_loops"]
     else:
@@ -120,16 +120,18 @@ def guidance(designs: dict) -> list:
 
 
 def controls() -> dict:
-    stable, task = load_pretrained("stable")
-    shuffled, _ = load_pretrained("shuffled")
+    shipped = load_pretrained("stable")
+    stable, task = shipped.model, shipped.task
+    shuffled = load_pretrained("shuffled").model
     return {"untrained": evidence_record(untrained_like(stable), task),
             "shuffled_targets": {**evidence_record(shuffled, task),
                                  "accuracy_by_loops": shuffled.metadata["accuracy_by_loops"]}}
 
 
 def pointer_stages() -> dict:
-    model, task = load_pretrained("pointer")
-    ff, _ = load_pretrained("pointer_feedforward")
+    shipped = load_pretrained("pointer")
+    model, task = shipped.model, shipped.task
+    ff = load_pretrained("pointer_feedforward").model
     trained = hop_stages(model, ff, task, loops=12)
     control = hop_stages(untrained_like(model), ff, task, loops=12)
     record = {f.name: np.asarray(getattr(trained, f.name)).tolist() for f in dataclasses.fields(trained)}
@@ -141,8 +143,9 @@ def pointer_stages() -> dict:
 
 def chain_profile() -> float:
     """Modular chain: one loop's logit-lens entropy profile against the feedforward model's (it is solved in one loop)."""
-    model, task = load_pretrained("stable")
-    ff, _ = load_pretrained("feedforward")
+    shipped = load_pretrained("stable")
+    model, task = shipped.model, shipped.task
+    ff = load_pretrained("feedforward").model
     ids, targets = task.sample(256, 123)
     looped = looped_profile(model, run_with_cache(model, ids, 6), targets[:, -1])
     return profile_correlation(looped.entropy[-model.block_size:], feedforward_profile(ff, ids, targets[:, -1]).entropy)
@@ -164,11 +167,12 @@ def live_pointer() -> dict:
 def main() -> int:
     t0 = time.perf_counter()
     designs, r_live = design_study()
-    pointer, pointer_task = load_pretrained("pointer")
+    shipped = load_pretrained("pointer")
+    pointer, pointer_task = shipped.model, shipped.task
     scaling = accuracy_by_hops(pointer, pointer_task, SCALING_LOOPS, n=1024, seed=77)
     r = {"designs": designs, "learned_threshold": LEARNED, "controls": controls(), "guidance": guidance(designs),
          "pointer_stages": pointer_stages(), "chain_profile_correlation": chain_profile(),
-         "feedforward_accuracy": load_pretrained("feedforward")[0].metadata["accuracy_by_loops"]["1"],
+         "feedforward_accuracy": load_pretrained("feedforward").model.metadata["accuracy_by_loops"]["1"],
          "test_time_scaling": {"loops": list(SCALING_LOOPS), "accuracy_by_hop": scaling.tolist()},
          "live_pointer": r_live, "page": page_timings("../pages/looped_lm.py")}
     r["designs_not_measured"] = sorted(set(DESIGNS) - set(designs))

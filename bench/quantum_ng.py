@@ -131,15 +131,15 @@ def metric_accuracy(n: int, ks=range(1, 5)) -> dict:
         ks_here = [k for k in ks if k <= n]
         curve = truncation_curve(ansatz, params, ks_here)
         gens = [propagate_generators(ansatz, params, k) for k in ks_here]
-        out[entangler] = {"k": curve["k"].tolist(), "error_masked": curve["error_masked"].tolist(),
-                          "error_unmasked": curve["error_unmasked"].tolist(),
-                          "error_mask": curve["error_mask"].tolist(), "strings": curve["strings"].tolist(),
-                          "kept_entries": curve["kept_entries"].tolist(),
+        out[entangler] = {"k": curve.k.tolist(), "error_masked": curve.error_masked.tolist(),
+                          "error_unmasked": curve.error_unmasked.tolist(),
+                          "error_mask": curve.error_mask.tolist(), "strings": curve.strings.tolist(),
+                          "kept_entries": curve.kept_entries.tolist(),
                           "active_nonzero": [int(g.active(0.0).sum()) for g in gens],
                           "active_half_norm": [int(g.active(0.5).sum()) for g in gens], "n_params": ansatz.n_params,
                           "role": "local, the paper's setting" if entangler == "brickwork" else "non-local control"}
-        log(f"metric {n}q {entangler}: masked {np.round(curve['error_masked'], 3)}, "
-            f"mask alone {np.round(curve['error_mask'], 3)}")
+        log(f"metric {n}q {entangler}: masked {np.round(curve.error_masked, 3)}, "
+            f"mask alone {np.round(curve.error_mask, 3)}")
     return out
 
 
@@ -164,9 +164,9 @@ def tradeoff(n: int, snapshots: int, repeats: int, ks=range(1, 5), mask: bool = 
     emp_var = [float(np.stack(draws[k]).var(axis=0, ddof=1).sum()) / norm2 for k in ks]
     emp_mse = [float(np.mean([np.sum((d - exact) ** 2) for d in draws[k]])) / norm2 for k in ks]
     out = {"n_qubits": n, "layers": LAYERS, "entangler": ENTANGLER, "snapshots": snapshots, "repeats": repeats,
-           "mask": mask, "k": ks, "bias2": curve["bias2"].tolist(), "variance_estimate": curve["variance"].tolist(),
-           "variance_empirical": emp_var, "variance_bound": curve["variance_bound"].tolist(),
-           "mse": curve["mse"].tolist(), "mse_empirical": emp_mse, "best_k": int(curve["best_k"]),
+           "mask": mask, "k": ks, "bias2": curve.bias2.tolist(), "variance_estimate": curve.variance.tolist(),
+           "variance_empirical": emp_var, "variance_bound": curve.variance_bound.tolist(),
+           "mse": curve.mse.tolist(), "mse_empirical": emp_mse, "best_k": int(curve.best_k),
            "best_k_empirical": int(ks[int(np.argmin(emp_mse))])}
     log(f"tradeoff {n}q T={snapshots}: bias2 {np.round(out['bias2'], 3)}, var {np.round(emp_var, 3)}, "
         f"best k {out['best_k']} (empirical {out['best_k_empirical']})")

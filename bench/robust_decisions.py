@@ -5,7 +5,7 @@
   levels x 5 replicates on 50,000 test contexts: each policy's log-log slope with its 95%
   interval, its loss at the smallest eta (the floor), and the share of runs at or below the
   abstract's bound. These are the default RateConfig and seed 0, i.e. exactly the shipped asset's
-  runs (core.robust_decisions.assets.rate_bundle); the bench reports whether they match the
+  runs (core.robust_decisions.ship.rate_bundle); the bench reports whether they match the
   shipped file, and ``--ship`` rewrites the file from this run.
 - Page: the first view in a fresh process (cold, and after the shell's warm-up), and an eps-slider
   update, each next to an anchor (a one-line Streamlit script) rendered the same way in this run.
@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 
 from core.robust_decisions import (ERROR_LAWS, POLICY_LABELS, RateConfig, grid_minimax,  # noqa: E402
                                    problem_for)
-from core.robust_decisions.assets import CASES, SEED, rate_bundle, shipped_bundle, write_assets  # noqa: E402
+from core.robust_decisions.ship import CASES, SEED, rate_bundle, shipped_bundle, write_assets  # noqa: E402
 
 PAGE = "../pages/robust_decisions.py"
 REPEATS = 3
@@ -58,7 +58,7 @@ def closed_forms(instances: int = 150, grid: int = 2001, seed: int = 7) -> dict:
             low, high = (float(x) for x in problem.ball(s_hat, eps))
             a_lo, a_hi = problem.action_grid_range(low, high)
             tol = 2.5 * ((high - low) + (a_hi - a_lo)) / (grid - 1) + 1e-12   # one grid step times slope <= 1
-            diff = abs(float(problem.robust_gap(s_hat, eps)) - grid_minimax(problem, s_hat, eps, grid, grid)[1])
+            diff = abs(float(problem.robust_gap(s_hat, eps)) - grid_minimax(problem, s_hat, eps, grid, grid).worst)
             worst_gap, worst_ratio = max(worst_gap, diff), max(worst_ratio, diff / tol)
         out[key] = {"instances": instances, "grid": grid, "max_abs_difference": worst_gap,
                     "max_difference_over_grid_tolerance": worst_ratio}

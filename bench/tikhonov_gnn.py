@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from bench.report import write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, not_tested, verdict  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
+from core.common.results import result_to_dict  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.tikhonov_gnn import (MODELS, cross_validate, explain, explanation_auroc, load_dataset,  # noqa: E402
                                recommended_config, train)
@@ -48,8 +49,8 @@ def benchmark_cv(name: str, models=MODELS) -> dict:
     for model in models:
         with TqdmProgress(desc=f"{name} 10-fold {model}", leave=False) as bar:
             t0 = time.perf_counter()
-            out[model] = cross_validate(recommended_config(name, model=model), data, folds=10, seed=0, progress=bar)
-            out[model]["seconds"] = time.perf_counter() - t0
+            cv = cross_validate(recommended_config(name, model=model), data, folds=10, seed=0, progress=bar)
+            out[model] = {**result_to_dict(cv), "seconds": time.perf_counter() - t0}
     return out
 
 
@@ -112,12 +113,13 @@ def identifiability(draws: int = 40) -> dict:
         q, theta = rng.uniform(0.1, 5.0, n), rng.uniform(0.05, 3.0, 5)
         coeffs = bernstein_to_monomial(theta)
         R = tikhonov_operator(L, q, coeffs)
-        qn, pn, _ = normalize_parameters(L, q, coeffs)
-        rq, rp, _ = parameters_from_operator(R, L)
+        norm, back = normalize_parameters(L, q, coeffs), parameters_from_operator(R, L)
+        qn, pn, rq, rp = norm.q_normalized, norm.p_spectrum, back.q_normalized, back.p_spectrum
         recovery.append(max(np.abs(rq - qn).max() / np.abs(qn).max(), np.abs(rp - pn).max()))
         c = float(rng.uniform(0.2, 5.0))
         same_r_raw_gap.append(float(np.abs(c * q - q).max()))          # distinct raw parameters ...
-        qc, pc, _ = normalize_parameters(L, c * q, c * coeffs)         # ... the same R, the same normalised ones
+        scaled = normalize_parameters(L, c * q, c * coeffs)           # ... the same R, the same normalised ones
+        qc, pc = scaled.q_normalized, scaled.p_spectrum
         same_r_norm_gap.append(float(max(np.abs(qc - qn).max(), np.abs(pc - pn).max())))
         assert np.abs(tikhonov_operator(L, c * q, c * coeffs) - R).max() < 1e-9
     return {"draws": draws, "max_relative_recovery_error": float(max(recovery)),

@@ -192,8 +192,8 @@ def batch_section(config: ScenarioConfig, seed: int) -> None:
     if run is None or run.state not in ("done", "stopped") or not run.result:
         return
     out = run.result
-    st.metric("Largest gap, particle guidance vs the framework's unweighted proposal", f"{out['max_gap']:.1e}")
-    st.dataframe(pd.DataFrame(out["rows"]).round(3), hide_index=True)
+    st.metric("Largest gap, particle guidance vs the framework's unweighted proposal", f"{out.max_gap:.1e}")
+    st.dataframe(out.to_frame().round(3), hide_index=True)
     st.caption("Binned W1 (POT, 20 × 20 bins) to the exact repulsion target on a grid; floor: the same distance "
                "for as many exact samples as the method's effective sample size.")
 
@@ -218,13 +218,13 @@ def protein_section(seed: int) -> None:
                        "then the same chains unsteered for comparison.")
         return
     with c2:
-        if out["stopped"]:
+        if out.stopped:
             st.warning("Stopped before the end: the conformations below are still partly noisy, and the "
                        "unsteered comparison was skipped.")
         m = st.columns(3)
-        m[0].metric("Steered mean foldedness", f"{out['steered_mean']:.3f}", f"{out['steered_mean'] - target:+.3f}")
-        m[1].metric("Denoiser alone", "–" if out["base"] is None else f"{out['base_mean']:.3f}")
-        m[2].metric("ESS", f"{out['ess']:.0f} / {len(out['steered'])}")
+        m[0].metric("Steered mean foldedness", f"{out.steered_mean:.3f}", f"{out.steered_mean - target:+.3f}")
+        m[1].metric("Denoiser alone", "–" if out.base is None else f"{out.base_mean:.3f}")
+        m[2].metric("ESS", f"{out.ess:.0f} / {len(out.steered)}")
         show(foldedness_figure(out, target), key="chart-foldedness")
     show(chains_figure(out), key="chart-chains")
 
@@ -239,20 +239,20 @@ def baselines_section(config: ScenarioConfig, seed: int) -> None:
         return
     if run.state == "stopped":
         st.warning("Stopped: the table holds the methods that finished.")
-    if run.result:
-        st.dataframe(pd.DataFrame(run.result).round(3), hide_index=True)
+    if run.result and run.result.rows:
+        st.dataframe(run.result.to_frame().round(3), hide_index=True)
     st.caption("W1: Wasserstein-1 distance of each coordinate's marginal to the exact target, averaged. "
                "Gradient guidance without weights has no guarantee on the distribution it samples.")
 
 
-def foldedness_figure(out: dict, target: float) -> go.Figure:
+def foldedness_figure(out, target: float) -> go.Figure:
     bins = np.linspace(0, 1, 26)
     centres = (bins[:-1] + bins[1:]) / 2
     fig = go.Figure()
     for name, values, weights, color, dash in (
-            ("denoiser alone", out["base"], None, COLORS[7], "dot"),
-            ("steered (weighted)", out["steered"], out["weights"], COLORS[0], "solid"),
-            ("max-ent reweighted reference", out["reference"], out["reference_weights"], COLORS[2], "dash")):
+            ("denoiser alone", out.base, None, COLORS[7], "dot"),
+            ("steered (weighted)", out.steered, out.weights, COLORS[0], "solid"),
+            ("max-ent reweighted reference", out.reference, out.reference_weights, COLORS[2], "dash")):
         if values is None:   # a stopped run skipped it
             continue
         density, _ = np.histogram(values, bins=bins, weights=weights, density=True)
@@ -266,11 +266,11 @@ def foldedness_figure(out: dict, target: float) -> go.Figure:
     return fig
 
 
-def chains_figure(out: dict) -> go.Figure:
-    titles = ["native fold"] + [f"steered, foldedness {f:.2f}" for f in out["shown_foldedness"]]
+def chains_figure(out) -> go.Figure:
+    titles = ["native fold"] + [f"steered, foldedness {f:.2f}" for f in out.shown_foldedness]
     fig = make_subplots(rows=1, cols=len(titles), specs=[[{"type": "scene"}] * len(titles)], subplot_titles=titles,
                         horizontal_spacing=0.01)
-    for i, chain in enumerate([out["native"], *out["shown"]], start=1):
+    for i, chain in enumerate([out.native, *out.shown], start=1):
         fig.add_trace(go.Scatter3d(x=chain[:, 0], y=chain[:, 1], z=chain[:, 2], mode="lines+markers",
                                    line=dict(color=COLORS[0] if i > 1 else COLORS[2], width=6),
                                    marker=dict(size=4, color=np.arange(len(chain)), colorscale="Viridis"),

@@ -27,7 +27,7 @@ from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.geto_lp import (DEFAULTS, SCENES, SHAPES, SOLVERS, Comparison, bin_centres, compare_solvers,
-                          count_variables, flow_paths, input_labels, isosurface, problem_inputs, run_baselines,
+                          count_classical_variables, count_variables, flow_paths, input_labels, isosurface, problem_inputs, run_baselines,
                           transfer_palette)
 from core.geto_lp.grid import check_weights
 from core.geto_lp.problems import scene
@@ -71,9 +71,62 @@ def grid_shape(kind: str, size: int) -> tuple:
     return (size, size) if kind in ("digits", "shapes") else (size, size, size)
 
 
+@dataclasses.dataclass
+class View:
+    """What the controls ask for, validated."""
+
+    kind: str
+    items: list
+    labels: list
+    size: int
+    cost: str
+    solver: str
+    seed: int
+    weights: np.ndarray
+    reg: float
+    shape: tuple
+    n_var: int
+
+
 def render() -> None:
     page_header(SYSTEM)
+    view = controls()
+    if view is None:
+        return
+    slot = live_slot(view.kind, view.items, view.size, view.seed, view.weights, view.cost, view.solver, view.reg)
+    shipped = cached_shipped(view.kind)
+    metrics_area, main_area, solvers_area, plans_area, details_area = (st.container() for _ in range(5))
+    solved = solve_view(view, shipped, slot, solvers_area)
+    if solved is None:
+        return
+    hist, spacing, comparison, is_shipped, table_area, baselines_pending = solved
+    result, runs = comparison.result, comparison.by_method
+    if result.status != "optimal":
+        stopped_view(view, hist, result)
+        return
+    classical = count_classical_variables(len(view.items), view.shape)
+    with metrics_area:
+        metrics_section(result, runs, classical, view.solver, is_shipped)
+    with main_area:
+        left, right = st.columns([2.2, 1])
+        with left:
+            show(main_figure(view.kind, hist, view.labels, result), key="chart-main")
+        with right:
+            st.markdown(what_you_see(view.kind, view.labels, view.weights, result, runs, classical, baselines_pending))
+    if table_area is None:
+        with solvers_area:
+            st.subheader("Solvers side by side", divider="gray")
+            table_area = st.container()
+    with table_area:
+        table_section(comparison)
+    with plans_area:
+        plans_section(view, hist, result, runs)
+    with details_area, st.expander("Details: configuration, LP sizes and export"):
+        details_section(view, spacing, result, classical)
 
+
+def controls() -> View | None:
+    """The controls, bound to the URL; None (after an error) when they do not make a problem."""
     c1, c2, c3, c4, c5, c6 = st.columns([1.4, 2.2, 1.2, 1.3, 1.0, 0.8])
     with c1:
         kind = bound(st.selectbox, "Inputs", key="inputs", options=list(KINDS), format_func=KINDS.get)
@@ -94,7 +147,7 @@ def render() -> None:
 
     if not 2 <= len(items) <= 4:
         st.error(f"inputs: {len(items)} selected; allowed 2 to 4 inputs")
-        return
+        return None
     labels = input_labels(kind, items)
     weight_cols = st.columns(len(items) + 1)
     raw = []
@@ -109,108 +162,108 @@ def render() -> None:
         weights = check_weights(raw, len(items))
     except ValueError as exc:
         st.error(str(exc))
-        return
-
+        return None
     shape = grid_shape(kind, size)
     n_var = count_variables(len(items), shape)
     if solver == "auto":
         solver = "highs-ds" if n_var <= INSTANT_VARIABLES else "highs-ipm"
-    slot = live_slot(kind, items, size, seed, weights, cost, solver, reg)
-    shipped = cached_shipped(kind)
-    metrics_area, main_area, solvers_area, plans_area, details_area = (st.container() for _ in range(5))
+    return View(kind, items, labels, size, cost, solver, seed, weights, reg, shape, n_var)
+
+
+def solve_view(view: View, shipped, slot: str, solvers_area):
+    """The view's comparison: shipped, solved on load (small) or live; None while a live run has none yet.
+
+    Returns ``(hist, spacing, comparison, is_shipped, table_area, baselines_pending)``.
+    """
+    kind, items, size, seed = view.kind, view.items, view.size, view.seed
     baselines_pending, table_area = False, None
-    is_shipped = shipped is not None and shipped.matches(kind, items, size, seed, weights, cost, solver, reg)
+    is_shipped = shipped is not None and shipped.matches(kind, items, size, seed, view.weights, view.cost,
+                                                         view.solver, view.reg)
     if is_shipped:
         hist, spacing, comparison = shipped.problem.histograms, shipped.problem.spacing, shipped.comparison
-    elif n_var <= INSTANT_VARIABLES:
+    elif view.n_var <= INSTANT_VARIABLES:
         hist, _, spacing = cached_inputs(kind, tuple(items), size, seed)
-        comparison = cached_exact(kind, tuple(items), size, seed, tuple(weights), cost, solver)
+        comparison = cached_exact(kind, tuple(items), size, seed, tuple(view.weights), view.cost, view.solver)
         with solvers_area:
             st.subheader("Solvers side by side", divider="gray")
             table_area = st.container()
-            comparison, baselines_pending = with_baselines(slot, comparison, hist, weights, cost, spacing, reg,
-                                                           solver)
+            comparison, baselines_pending = with_baselines(slot, comparison, hist, view.weights, view.cost, spacing,
+                                                           view.reg, view.solver)
     else:
         hist, _, spacing = cached_inputs(kind, tuple(items), size, seed)
-        comparison = live_comparison(slot, hist, weights, cost, spacing, reg, solver, n_var)
+        comparison = live_comparison(slot, hist, view.weights, view.cost, spacing, view.reg, view.solver, view.n_var)
         if comparison is None:
-            show(inputs_figure(kind, hist, labels), key="chart-inputs")
-            return
-    result, runs = comparison.result, comparison.by_method
-    if result.status != "optimal":
-        solved = bool(np.isfinite(result.barycenter).all())
-        st.warning("Stopped while recovering the plans: the barycenter is exact, but not every plan was recovered. "
-                   "Start it again to finish." if solved else
-                   "Stopped before HiGHS finished: an unfinished LP has no barycenter to show. Start it again to "
-                   "solve to the end.")
-        show(main_figure(kind, hist, labels, result) if solved else inputs_figure(kind, hist, labels),
-             key="chart-inputs")
-        return
+            show(inputs_figure(kind, hist, view.labels), key="chart-inputs")
+            return None
+    return hist, spacing, comparison, is_shipped, table_area, baselines_pending
 
-    classical = len(items) * math.prod(shape) ** 2 + math.prod(shape)
-    with metrics_area:
-        m = st.columns(5)
-        m[0].metric("GETO-LP variables", f"{result.n_variables:,}", help="M·N·Σₖnₖ + N")
-        m[1].metric("Classical LP variables", f"{classical:,}", delta=f"{classical / result.n_variables:.1f}× more",
-                    delta_color="off", help="M·N² + N")
-        m[2].metric("GETO-LP solve", f"{result.solve_seconds:.2f} s",
-                    help=f"HiGHS {solver}; building the LP took {result.build_seconds:.3f} s, the plans "
-                         f"{result.recover_seconds:.3f} s" + (" (measured when this view was shipped)" if is_shipped else ""))
-        m[3].metric("Objective Σλₘ·cost(Pₘ)", f"{result.objective:.5g}")
-        entropic = [r for key, r in runs.items() if key in ("sinkhorn", "convolutional") and r.status == "ok"]
-        m[4].metric("Entropic gap to exact", f"{min(r.gap_to_exact for r in entropic):+.2%}" if entropic else "—",
-                    help="the better of the two entropic barycenters, scored exactly with ot.emd2")
-        if is_shipped:
-            st.caption("This default view is shipped: solved and timed once by `python -m core.geto_lp.ship`. "
-                       "Change any control to solve a problem here.")
 
-    with main_area:
-        left, right = st.columns([2.2, 1])
-        with left:
-            show(main_figure(kind, hist, labels, result), key="chart-main")
-        with right:
-            st.markdown(what_you_see(kind, labels, weights, result, runs, classical, baselines_pending))
+def stopped_view(view: View, hist, result) -> None:
+    solved = bool(np.isfinite(result.barycenter).all())
+    st.warning("Stopped while recovering the plans: the barycenter is exact, but not every plan was recovered. "
+               "Start it again to finish." if solved else
+               "Stopped before HiGHS finished: an unfinished LP has no barycenter to show. Start it again to "
+               "solve to the end.")
+    show(main_figure(view.kind, hist, view.labels, result) if solved else inputs_figure(view.kind, hist, view.labels),
+         key="chart-inputs")
 
-    if table_area is None:
-        with solvers_area:
-            st.subheader("Solvers side by side", divider="gray")
-            table_area = st.container()
-    with table_area:
-        st.dataframe(solver_table(comparison.runs), hide_index=True, column_config=TABLE_FORMAT)
-        st.caption("Objective: Σλₘ·ot.emd2(aₘ, b, C) at each method's barycenter b, so every row is scored the "
-                   "same, exact way (GETO-LP's row is its LP's own optimum where POT has not run); the gap is "
-                   "relative to GETO-LP's optimum. Memory: the rise of the process's peak RSS during the call, HiGHS "
-                   "included. GETO-LP's time includes building the LP and recovering its plans.")
 
-    with plans_area:
-        left, right = st.columns([1.2, 1])
-        with left:
-            which = bound(st.selectbox, "Transport plan from", key="plan", options=list(range(len(labels))),
-                          format_func=lambda i: labels[i])
-            show(flows_figure(kind, hist[which], result, which, labels[which]), key="chart-flows")
-        with right:
-            if kind == "palettes":
-                show(transfer_figure(items, seed, size, result), key="chart-transfer")
-                st.markdown("**Palette transfer.** Each image recoloured through its plan to the barycentric "
-                            "palette: a pixel in colour bin i moves by T(i) − yᵢ, where T(i) is the mean colour "
-                            "its bin is sent to. With equal weights every image ends with the same palette.")
-            else:
-                show(comparison_figure(kind, result, runs), key="chart-compare")
-                st.markdown("**Exact against entropic.** An exact barycenter is a vertex of the LP's polytope: "
-                            "sparse, speckled and not unique (POT's classical LP may land on another vertex with "
-                            "the same objective). The entropic solvers return a smooth one, blurred by the "
-                            "regularisation, and the exact score in the table shows what the blur costs.")
+def metrics_section(result, runs, classical: int, solver: str, is_shipped: bool) -> None:
+    m = st.columns(5)
+    m[0].metric("GETO-LP variables", f"{result.n_variables:,}", help="M·N·Σₖnₖ + N")
+    m[1].metric("Classical LP variables", f"{classical:,}", delta=f"{classical / result.n_variables:.1f}× more",
+                delta_color="off", help="M·N² + N")
+    m[2].metric("GETO-LP solve", f"{result.solve_seconds:.2f} s",
+                help=f"HiGHS {solver}; building the LP took {result.build_seconds:.3f} s, the plans "
+                     f"{result.recover_seconds:.3f} s" + (" (measured when this view was shipped)" if is_shipped else ""))
+    m[3].metric("Objective Σλₘ·cost(Pₘ)", f"{result.objective:.5g}")
+    entropic = [r for key, r in runs.items() if key in ("sinkhorn", "convolutional") and r.status == "ok"]
+    m[4].metric("Entropic gap to exact", f"{min(r.gap_to_exact for r in entropic):+.2%}" if entropic else "—",
+                help="the better of the two entropic barycenters, scored exactly with ot.emd2")
+    if is_shipped:
+        st.caption("This default view is shipped: solved and timed once by `python -m core.geto_lp.ship`. "
+                   "Change any control to solve a problem here.")
 
-    with details_area, st.expander("Details: configuration, LP sizes and export"):
-        st.json({"inputs": kind, "items": [str(i) for i in items], "grid": list(shape), "spacing": spacing,
-                 "weights": np.round(weights, 4).tolist(), "cost": cost, "solver": solver, "reg": reg, "seed": seed,
-                 "n_variables": result.n_variables, "n_constraints": result.n_constraints,
-                 "classical_variables": classical, "iterations": result.iterations,
-                 "build_seconds": round(result.build_seconds, 4), "solve_seconds": round(result.solve_seconds, 4),
-                 "recover_seconds": round(result.recover_seconds, 4), "objective": result.objective,
-                 "plan_nonzeros": [int(p.nnz) for p in result.plans], "status": result.status})
-        export_buttons(dataclasses.replace(result, plans=None), f"geto_lp-{kind}-{'-'.join(map(str, items))}",
-                       key="result-export")
+
+def table_section(comparison) -> None:
+    st.dataframe(solver_table(comparison.runs), hide_index=True, column_config=TABLE_FORMAT)
+    st.caption("Objective: Σλₘ·ot.emd2(aₘ, b, C) at each method's barycenter b, so every row is scored the "
+               "same, exact way (GETO-LP's row is its LP's own optimum where POT has not run); the gap is "
+               "relative to GETO-LP's optimum. Memory: the rise of the process's peak RSS during the call, HiGHS "
+               "included. GETO-LP's time includes building the LP and recovering its plans.")
+
+
+def plans_section(view: View, hist, result, runs) -> None:
+    kind, labels = view.kind, view.labels
+    left, right = st.columns([1.2, 1])
+    with left:
+        which = bound(st.selectbox, "Transport plan from", key="plan", options=list(range(len(labels))),
+                      format_func=lambda i: labels[i])
+        show(flows_figure(kind, hist[which], result, which, labels[which]), key="chart-flows")
+    with right:
+        if kind == "palettes":
+            show(transfer_figure(view.items, view.seed, view.size, result), key="chart-transfer")
+            st.markdown("**Palette transfer.** Each image recoloured through its plan to the barycentric "
+                        "palette: a pixel in colour bin i moves by T(i) − yᵢ, where T(i) is the mean colour "
+                        "its bin is sent to. With equal weights every image ends with the same palette.")
+        else:
+            show(comparison_figure(kind, result, runs), key="chart-compare")
+            st.markdown("**Exact against entropic.** An exact barycenter is a vertex of the LP's polytope: "
+                        "sparse, speckled and not unique (POT's classical LP may land on another vertex with "
+                        "the same objective). The entropic solvers return a smooth one, blurred by the "
+                        "regularisation, and the exact score in the table shows what the blur costs.")
+
+
+def details_section(view: View, spacing, result, classical: int) -> None:
+    st.json({"inputs": view.kind, "items": [str(i) for i in view.items], "grid": list(view.shape), "spacing": spacing,
+             "weights": np.round(view.weights, 4).tolist(), "cost": view.cost, "solver": view.solver, "reg": view.reg,
+             "seed": view.seed, "n_variables": result.n_variables, "n_constraints": result.n_constraints,
+             "classical_variables": classical, "iterations": result.iterations,
+             "build_seconds": round(result.build_seconds, 4), "solve_seconds": round(result.solve_seconds, 4),
+             "recover_seconds": round(result.recover_seconds, 4), "objective": result.objective,
+             "plan_nonzeros": [int(p.nnz) for p in result.plans], "status": result.status})
+    export_buttons(dataclasses.replace(result, plans=None), f"geto_lp-{view.kind}-{'-'.join(map(str, view.items))}",
+                   key="result-export")
 
 
 def with_baselines(slot, comparison, hist, weights, cost, spacing, reg, solver):
@@ -395,7 +448,8 @@ def volume_figure(volumes, bary, labels, title) -> go.Figure:
 def flows_figure(kind, source, result, which, label) -> go.Figure:
     plan = result.plans[which]
     shape = result.barycenter.shape
-    paths, masses = flow_paths(plan, shape, top=FLOWS)
+    found = flow_paths(plan, shape, top=FLOWS)
+    paths, masses = found.paths, found.masses
     if kind == "palettes":  # paths in RGB coordinates
         paths = (paths + 0.5) / shape[0]
     widths = 1.0 + 7.0 * masses / masses.max()

@@ -15,6 +15,7 @@ from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from app.ui.warmup import import_page
 from core.grace.composer import CLIP_SEED, embed_scene
+from core.grace.metrics import reconstruction_cosine, sparsity
 from core.grace.refit import refit_curve
 from core.grace.scenes import ATTRIBUTES, VIDEO_ATTRIBUTES, make_scene
 from core.grace.shipped import load_embeddings, load_shipped
@@ -103,9 +104,20 @@ def attribute_controls(names: dict, prefix: str, defaults: dict) -> dict:
 def render() -> None:
     page_header(SYSTEM)
     decompositions, doc = shipped()
-    image_methods = decompositions["image"]
-
     st.subheader("Compose a scene", divider="gray")
+    embedding = composer_section(decompositions["image"])
+    st.subheader("The global concept map", divider="gray")
+    concept_map_section(decompositions["image"], embedding)
+    st.subheader("GRACE against the baselines", divider="gray")
+    baselines_section(doc)
+    st.subheader("Clips: motion is a concept only time shows", divider="gray")
+    video_section(decompositions["video"])
+    st.subheader("Refit GRACE live", divider="gray")
+    refit_section(doc)
+
+
+def composer_section(image_methods: dict) -> np.ndarray | None:
+    """The composer, the scene, its concepts by method and their reconstruction; the scene's embedding."""
     attrs = attribute_controls(ATTRIBUTES, "", {"shape": "circle", "colour": "red", "size": "large",
                                                 "position": "left"})
     c1, c2, c3, c4 = st.columns([1, 1, 1, 1])
@@ -133,21 +145,20 @@ def render() -> None:
                 with st.spinner("Loading the small CLIP and embedding the scene…"):
                     probe(attrs, second, seed)
                 st.rerun()
-        else:
-            codes = {m: image_methods[m].encode(embedding)[0] for m in ("GRACE", "SpLiCE", "no fitting")}
-            show(concept_bars(codes, image_methods["GRACE"].vocabulary, attrs), key="chart-concepts")
-            if shipped_embeddings().scenes.lookup(attrs, second, seed) is None:
-                st.caption("Embedded live with the small CLIP: this scene is not among the shipped ones.")
-    if embedding is not None:
-        m = st.columns(4)
-        for i, name in enumerate(("GRACE", "SpLiCE")):
-            fitted = image_methods[name]
-            recon = fitted.reconstruct(codes[name][None])
-            cos = float(recon[0] @ embedding[0] / np.linalg.norm(embedding[0]))
-            m[2 * i].metric(f"{name}: reconstruction cosine", f"{cos:.3f}")
-            m[2 * i + 1].metric(f"{name}: active concepts", int((np.abs(codes[name]) > 1e-6).sum()))
+            return None
+        codes = {m: image_methods[m].encode(embedding)[0] for m in ("GRACE", "SpLiCE", "no fitting")}
+        show(concept_bars(codes, image_methods["GRACE"].vocabulary, attrs), key="chart-concepts")
+        if shipped_embeddings().scenes.lookup(attrs, second, seed) is None:
+            st.caption("Embedded live with the small CLIP: this scene is not among the shipped ones.")
+    m = st.columns(4)
+    for i, name in enumerate(("GRACE", "SpLiCE")):
+        recon = image_methods[name].reconstruct(codes[name][None])
+        m[2 * i].metric(f"{name}: reconstruction cosine", f"{reconstruction_cosine(embedding, recon):.3f}")
+        m[2 * i + 1].metric(f"{name}: active concepts", int(sparsity(codes[name][None])))
+    return embedding
 
-    st.subheader("The global concept map", divider="gray")
+
+def concept_map_section(image_methods: dict, embedding: np.ndarray | None) -> None:
     c1, c2, c3 = st.columns([2, 1.6, 1])
     colour_by = bound(c1.segmented_control, "Colour the held-out scenes by", key="colour_by",
                       options=list(ATTRIBUTES), default="colour")
@@ -169,7 +180,8 @@ def render() -> None:
         "GRACE learns one map for this whole space, so a scene's concepts are read off where it sits, not "
         "re-optimised per image.")
 
-    st.subheader("GRACE against the baselines", divider="gray")
+
+def baselines_section(doc: dict) -> None:
     show(controls_figure(doc["tables"]["image"]), key="chart-controls")
     st.markdown(
         "**Controls.** *No fitting* is ReLU(z·Dᵀ), GRACE's initialisation: the concept similarities with no "
@@ -184,12 +196,6 @@ def render() -> None:
         for kind in ("image", "video"):
             st.markdown(f"**{kind.capitalize()}s**")
             st.dataframe(pd.DataFrame(doc["tables"][kind]).round(3), hide_index=True)
-
-    st.subheader("Clips: motion is a concept only time shows", divider="gray")
-    video_section(decompositions["video"])
-
-    st.subheader("Refit GRACE live", divider="gray")
-    refit_section(doc)
 
 
 def upscale(image: np.ndarray, factor: int = 8) -> np.ndarray:

@@ -8,7 +8,6 @@ switch to include everyone; raters rate the study's own snapshot of its statemen
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -45,30 +44,8 @@ def llm_from_store(ratings: list[dict]) -> dict:
 
 
 @st.cache_data(show_spinner="Computing the alignment…", max_entries=16)
-def alignment(rows: list[dict], llm: dict, populations: tuple) -> dict:
-    llm_means = pd.Series({k: float(np.arange(1, 8) @ np.asarray(v)) for k, v in llm["interestingness"].items()})
-    table, per_item = [], {}
-    for population in populations:
-        means = analysis.item_means(rows, population)
-        if len(means) < 3:
-            continue
-        corr = analysis.mean_rating_correlation(means, llm_means, resamples=RESAMPLES)
-        match = analysis.distribution_match(rows, llm["interestingness"], population)
-        summary = analysis.match_summary(match, resamples=RESAMPLES)
-        ceiling = analysis.split_half_reliability(rows, population, splits=80)
-        try:
-            rationale = analysis.rationale_alignment(rows, llm["rationales"], population, resamples=RESAMPLES)
-        except ValueError:
-            rationale = {"mean": float("nan"), "ci": (float("nan"), float("nan"))}
-        table.append({"population": population, "items": corr["items"], "Spearman": corr["spearman"],
-                      "Spearman 95% CI": _ci(corr["spearman_ci"]), "Kendall": corr["kendall"],
-                      "Kendall 95% CI": _ci(corr["kendall_ci"]), "human split-half ceiling": ceiling["reliability"],
-                      "mean W1": summary["wasserstein_1"], "W1 95% CI": _ci(summary["wasserstein_1_ci"]),
-                      "mean JS (bits)": summary["jensen_shannon"], "JS 95% CI": _ci(summary["jensen_shannon_ci"]),
-                      "rationale alignment": rationale["mean"], "rationale 95% CI": _ci(rationale["ci"])})
-        per_item[population] = match
-    pops = analysis.population_agreement(rows, *populations[:2], resamples=RESAMPLES) if len(populations) > 1 else None
-    return {"table": pd.DataFrame(table), "per_item": per_item, "llm_means": llm_means, "populations": pops}
+def alignment(rows: list[dict], llm: dict, populations: tuple) -> analysis.AlignmentReport:
+    return analysis.alignment_report(rows, llm, populations, resamples=RESAMPLES)
 
 
 def _ci(ci) -> str:
@@ -114,26 +91,26 @@ def exclusion_controls(rows: list[dict], source) -> tuple[list[dict], ExclusionR
     include = c2.toggle("Include excluded participants", False, key="include_excluded")
     tolerated = 0 if source == DEMO else study_store().study(source)["max_failed_checks"]   # the study's own rule
     rule = ExclusionRule(float(seconds), tolerated)
-    kept, found = kept_rows(rows, rule)
-    counts = found.to_dict()
+    kept = kept_rows(rows, rule)
+    counts = kept.exclusions.to_dict()
     st.markdown(f"**Exclusions** (failed an attention check, did not finish, or median time per problem under "
                 f"{seconds:g} s): {counts['failed_attention']} failed attention · {counts['incomplete']} incomplete · "
                 f"{counts['too_fast']} too fast; {counts['kept']} of {counts['participants']} participants kept"
                 + (" — **all included below**." if include else "."))
     st.session_state["exclusions"] = counts
-    return (rows, None) if include else (kept, rule)
+    return (rows, None) if include else (kept.rows, rule)
 
 
 def dashboard(rows: list[dict], llms: dict, populations: tuple) -> None:
     name = st.selectbox("LLM rater", list(llms), key="llm")
     result = alignment(rows, llms[name], populations)
-    st.dataframe(result["table"].round(3), hide_index=True)
-    st.download_button("Alignment table (CSV)", result["table"].to_csv(index=False), "alignment.csv", "text/csv",
+    st.dataframe(result.table.round(3), hide_index=True)
+    st.download_button("Alignment table (CSV)", result.table.to_csv(index=False), "alignment.csv", "text/csv",
                        icon=":material/download:", on_click="ignore", key="export_alignment")
-    show(means_figure(rows, result["llm_means"], populations), key="chart-means")
-    population = st.segmented_control("Population", list(result["per_item"]), default=list(result["per_item"])[0],
-                                      key="pop") or list(result["per_item"])[0]
-    match = result["per_item"][population]
+    show(means_figure(rows, result.llm_means, populations), key="chart-means")
+    population = st.segmented_control("Population", list(result.per_item), default=list(result.per_item)[0],
+                                      key="pop") or list(result.per_item)[0]
+    match = result.per_item[population]
     item = st.selectbox("Problem", list(match.sort_values("wasserstein_1", ascending=False).item_id), key="item")
     c1, c2 = st.columns([1.2, 1])
     with c1:
@@ -142,8 +119,8 @@ def dashboard(rows: list[dict], llms: dict, populations: tuple) -> None:
         show(rationale_figure(rows, llms[name]["rationales"], population), key="chart-rationales")
     st.download_button("Per-problem distribution match (CSV)", match.to_csv(index=False), f"match_{population}.csv",
                        "text/csv", icon=":material/download:", on_click="ignore", key="export_match")
-    if result["populations"]:
-        p = result["populations"]
+    if result.populations:
+        p = result.populations
         st.markdown(f"**The two populations compared:** Spearman {p['spearman']:.2f} {_ci(p['spearman_ci'])}, "
                     f"Kendall {p['kendall']:.2f} {_ci(p['kendall_ci'])} over {p['items']} problems.")
 
@@ -203,7 +180,7 @@ def run_rater(rater_kind: str, settings: dict, study, store: StudyStore, progres
 
         rows = demo_data()["rows"] if study == DEMO else store.rows(study)
         if not include_excluded:
-            rows, _ = kept_rows(rows, rule)
+            rows = kept_rows(rows, rule).rows
         results = EmbeddingRidgeRater().cross_rate(problems, analysis.item_means(rows))
         rater = None
     elif rater_kind == "Local model directory":

@@ -33,6 +33,26 @@ HF_MODULES = ("core.looped_lm.hf_stages",)
 
 def render() -> None:
     page_header(SYSTEM)
+    source, loops, seed = controls()
+    chosen = chosen_view(source, loops, seed)
+    if chosen is None:
+        return
+    view, stages, accuracy, radius = chosen
+    metrics_row(view, accuracy, radius)
+    cycle_section(view)
+    stages_section(stages)
+    with st.expander("Stages of inference in your own causal LM (optional, a local Hugging Face model)"):
+        own_model_stages()
+    st.subheader("Designs", divider="gray")
+    st.dataframe(design_table(), hide_index=True)
+    design_study_section()
+    scaling_section()
+    hop_stages_section()
+    details_section(view, source)
+
+
+def controls() -> tuple:
+    """The model source, the loops to run and the seed, bound to the URL."""
     c1, c2, c3 = st.columns([3.2, 1.3, 0.8])
     with c1:
         source = bound(st.segmented_control, "Model", key="model", options=list(SOURCES), default="stable",
@@ -42,18 +62,21 @@ def render() -> None:
                       help="The shipped models were trained with about 6 loops; more is extrapolation.")
     with c3:
         seed = seed_input()
+    return source, loops, seed
 
+
+def chosen_view(source: str, loops: int, seed) -> tuple | None:
+    """(view, stages, accuracy by loops, spectral radius) of the shipped design or the live run; None until a run ends."""
     if source == "live":
         trained = live_training(int(seed))
         if trained is None:
-            return
-        view, stages, accuracy = trained.loops.upto(loops), trained.stages, trained.train.accuracy
-        radius = None
-    else:
-        view, stages = load_view(source).upto(loops), load_stage_view(source)
-        accuracy = {int(k): v for k, v in shipped_metadata(source)["accuracy_by_loops"].items()}
-        radius = shipped_radius(source)
+            return None
+        return trained.loops.upto(loops), trained.stages, trained.train.accuracy, None
+    accuracy = {int(k): v for k, v in shipped_metadata(source)["accuracy_by_loops"].items()}
+    return load_view(source).upto(loops), load_stage_view(source), accuracy, shipped_radius(source)
 
+
+def metrics_row(view, accuracy, radius) -> None:
     delta, tv = view.delta, view.attention_change
     last = min(31, delta.shape[0] - 1)
     m = st.columns(5)
@@ -66,13 +89,16 @@ def render() -> None:
                 help=f"Largest |eigenvalue| of the Jacobian of one full loop at the state after {MAX_LOOPS} loops "
                      "(Arnoldi on Jacobian-vector products); below 1 the cycle attracts")
 
+
+def cycle_section(view) -> None:
+    """The trajectory, the residuals and the attention, loop by loop."""
     left, right = st.columns([1.2, 1])
     with left:
         upto = bound(st.slider, "Show loops up to", key="upto", min_value=1, max_value=view.num_loops,
                      value=min(12, view.num_loops))
         show(trajectory_figure(view, upto), key="chart-trajectory")
     with right:
-        show(delta_figure(delta), key="chart-delta")
+        show(delta_figure(view.delta), key="chart-delta")
         st.markdown(
             "**What you are seeing.** Left: the state of the answer token after each layer of the block, loop "
             "after loop, projected on its first three principal components; one colour per layer. A stable "
@@ -81,27 +107,28 @@ def render() -> None:
             "reaches its fixed point, and stalls when it does not.")
     left, right = st.columns([1, 1.2])
     with left:
-        show(attention_change_figure(tv), key="chart-tv")
+        show(attention_change_figure(view.attention_change), key="chart-tv")
     with right:
         show(attention_maps_figure(view), key="chart-attn")
-    if stages is not None:   # the shipped feedforward model knows the default task only
-        show(stage_figure(stages), key="chart-stages")
-        st.markdown(
-            "**Stages of inference.** Left: the logit-lens entropy of the answer read out after every layer, "
-            "along effective depth (loop × block layer; 1.0 = the trained depth of about 6 loops), for this "
-            "model and for a feedforward model of matching depth trained on the same task. The looped curve "
-            "repeats the same short profile every loop. Right: linear CKA between each feedforward layer and "
-            "each looped state; the repeating columns show which feedforward stage each block layer plays. This "
-            "task is solved after one loop, so iteration adds nothing here: the stages where loops are needed "
-            "are below, on pointer chasing.")
-    else:
+
+
+def stages_section(stages) -> None:
+    if stages is None:   # the shipped feedforward model knows the default task only
         st.caption("The stage comparison needs a feedforward model of the same task; one ships for the default "
                    "task (modular_chain) only.")
-    with st.expander("Stages of inference in your own causal LM (optional, a local Hugging Face model)"):
-        own_model_stages()
-    st.subheader("Designs", divider="gray")
-    st.dataframe(design_table(), hide_index=True)
-    design_study_section()
+        return
+    show(stage_figure(stages), key="chart-stages")
+    st.markdown(
+        "**Stages of inference.** Left: the logit-lens entropy of the answer read out after every layer, "
+        "along effective depth (loop × block layer; 1.0 = the trained depth of about 6 loops), for this "
+        "model and for a feedforward model of matching depth trained on the same task. The looped curve "
+        "repeats the same short profile every loop. Right: linear CKA between each feedforward layer and "
+        "each looped state; the repeating columns show which feedforward stage each block layer plays. This "
+        "task is solved after one loop, so iteration adds nothing here: the stages where loops are needed "
+        "are below, on pointer chasing.")
+
+
+def scaling_section() -> None:
     st.subheader("Test-time scaling", divider="gray")
     show(scaling_figure(), key="chart-scaling")
     st.markdown(
@@ -111,6 +138,9 @@ def render() -> None:
         "each further loop reaches deeper hops, and the answers then hold far beyond the ~8 loops seen in "
         "training (the block has reached its fixed point). Right: accuracy at the answer position against "
         "loops for every shipped model on its own task; the two designs solve modular chain in one loop.")
+
+
+def hop_stages_section() -> None:
     st.subheader("Stages of inference where loops are needed", divider="gray")
     show(hop_stage_figure(), key="chart-hop-stages")
     hops, ff = load_hop_stages("pointer"), load_hop_stages("untrained")
@@ -132,6 +162,9 @@ def render() -> None:
     st.caption("Left: linear CKA between the states at the hop positions after each feedforward layer and after "
                "each loop; the best match moves deeper loop after loop. Right: matrix entropy (normalised "
                "spectral entropy of the batch's states) at the answer position, per loop and per feedforward layer.")
+
+
+def details_section(view, source: str) -> None:
     with st.expander("Details: the view per loop, and its export"):
         st.caption(f"Probe: 64 fresh samples of the task, seed 123, {view.num_loops} loops; δ and the attention "
                    "change are read from each loop to the next.")

@@ -34,6 +34,40 @@ def cached_probe(config: AscentConfig, seed: int):
 
 def render() -> None:
     page_header(SYSTEM)
+    picked = controls()
+    if picked is None:
+        return
+    config, seed = picked
+    shipped, shipped_saddle, shipped_digits = cached_shipped()
+    run, source = pick_run(config, seed, shipped)
+    if run is None:
+        st.info("No shipped run: start one above.")
+        return
+    probe = cached_probe(run.config, int(seed))
+    st.caption(f"Showing {source}.")
+    metrics_section(run)
+    left, right = st.columns(2)
+    with left:
+        show(gap_figure(run), key="chart-gap")
+    with right:
+        show(bound_figure(run, probe), key="chart-bound")
+        st.markdown(seeing_text(run, probe))
+    left, right = st.columns(2)
+    with left:
+        show(pl_figure(run), key="chart-pl")
+    with right:
+        show(spectra_figure(run), key="chart-spectra")
+    left, right = st.columns(2)
+    with left:
+        show(angle_figure(run), key="chart-angles")
+    with right:
+        digits_section(seed, shipped_digits)
+    with st.expander("Details: configuration and tail fit"):
+        details_section(run, probe)
+
+
+def controls() -> tuple[AscentConfig, int] | None:
+    """The ascent's controls, bound to the URL; None (after an error) for a config out of range."""
     c = st.columns([1, 1, 1, 1.2, 1.2, 1.2, 1, 0.9])
     with c[0]:
         k = bound(st.number_input, "Classes K", key="classes", min_value=2, max_value=6, value=DEFAULT.n_classes, step=1)
@@ -58,25 +92,22 @@ def render() -> None:
                               lr=float(lr), steps=int(steps))
     except ValueError as err:
         st.error(str(err))
-        return
+        return None
+    return config, seed
 
-    shipped, shipped_saddle, shipped_digits = cached_shipped()
+
+def pick_run(config: AscentConfig, seed: int, shipped):
+    """The run to show and where it comes from: the shipped one, or a live one for other settings."""
     if config == DEFAULT and seed == SHIPPED_SEED and shipped is not None:
-        run, source = shipped, f"the shipped run (seed {SHIPPED_SEED}, default settings)"
-    else:
-        live = live_panel(f"mcr2:ascent:{config.to_dict()}:{seed}", ascend, {"config": config, "seed": int(seed)},
-                          start_label=f"Run gradient ascent (seed {seed})")
-        if live is not None and live.result is not None and live.state in ("done", "stopped"):
-            run = live.result
-            source = f"your run (seed {seed})" + (" (stopped early)" if live.state == "stopped" else "")
-        else:
-            run, source = shipped, f"the shipped run (seed {SHIPPED_SEED}, default settings) until you run these settings"
-    if run is None:
-        st.info("No shipped run: start one above.")
-        return
-    probe = cached_probe(run.config, int(seed))
-    st.caption(f"Showing {source}.")
+        return shipped, f"the shipped run (seed {SHIPPED_SEED}, default settings)"
+    live = live_panel(f"mcr2:ascent:{config.to_dict()}:{seed}", ascend, {"config": config, "seed": int(seed)},
+                      start_label=f"Run gradient ascent (seed {seed})")
+    if live is not None and live.result is not None and live.state in ("done", "stopped"):
+        return live.result, f"your run (seed {seed})" + (" (stopped early)" if live.state == "stopped" else "")
+    return shipped, f"the shipped run (seed {SHIPPED_SEED}, default settings) until you run these settings"
 
+
+def metrics_section(run) -> None:
     fit = run.fit
     m_ = st.columns(5)
     m_[0].metric("Log-gap slope per step", f"{fit.slope:.5f}" if np.isfinite(fit.slope) else "–")
@@ -85,47 +116,37 @@ def render() -> None:
     m_[3].metric("κ = max dist/‖∇F‖ (tail)", f"{fit.kappa:.1f}" if np.isfinite(fit.kappa) else "–")
     m_[4].metric("Predicted σ² (class 1)", f"{run.predicted_s[0]:.5f}")
 
-    left, right = st.columns(2)
-    with left:
-        show(gap_figure(run), key="chart-gap")
-    with right:
-        show(bound_figure(run, probe), key="chart-bound")
-        st.markdown(seeing_text(run, probe))
-    left, right = st.columns(2)
-    with left:
-        show(pl_figure(run), key="chart-pl")
-    with right:
-        show(spectra_figure(run), key="chart-spectra")
-    left, right = st.columns(2)
-    with left:
-        show(angle_figure(run), key="chart-angles")
-    with right:
-        digits, digits_source = shipped_digits, f"shipped (seed {SHIPPED_SEED})"
-        if seed != SHIPPED_SEED:
-            runs = {}
-            for obj in ("mcr2", "cross_entropy"):
-                live = live_panel(f"mcr2digits{obj}:{seed}", train_digits,
-                                  {"config": DigitsConfig(objective=obj), "seed": int(seed)},
-                                  start_label=f"Train the digits MLP with {obj.replace('_', '-')} (seed {seed})")
-                if live is not None and live.result is not None and live.state == "done":
-                    runs[obj] = live.result
-            if len(runs) == 2:
-                from core.common.results import result_to_dict
 
-                digits = {k: result_to_dict(v) for k, v in runs.items()}
-                digits_source = f"your runs (seed {seed})"
-        if digits:
-            show(digits_figure(digits), key="chart-digits")
-            st.caption(f"Digits: {digits_source}. " + digits_text(digits))
+def digits_section(seed: int, shipped_digits) -> None:
+    """The digits MLP, MCR² against cross-entropy: shipped for the shipped seed, live runs otherwise."""
+    digits, digits_source = shipped_digits, f"shipped (seed {SHIPPED_SEED})"
+    if seed != SHIPPED_SEED:
+        runs = {}
+        for obj in ("mcr2", "cross_entropy"):
+            live = live_panel(f"mcr2digits{obj}:{seed}", train_digits,
+                              {"config": DigitsConfig(objective=obj), "seed": int(seed)},
+                              start_label=f"Train the digits MLP with {obj.replace('_', '-')} (seed {seed})")
+            if live is not None and live.result is not None and live.state == "done":
+                runs[obj] = live.result
+        if len(runs) == 2:
+            from core.common.results import result_to_dict
 
-    with st.expander("Details: configuration and tail fit"):
-        st.json({"config": run.config.to_dict(), "seed": run.seed, "ranks": run.ranks.tolist(),
-                 "predicted_sigma_sq": run.predicted_s.tolist(), "saddle_sigma_sq": run.saddle_s.tolist(),
-                 "critical_lambda": float(critical_lambda(run.config.dim, run.config.class_sizes, run.config.eps)[0]),
-                 "f_star": run.f_star, "tail_fit": {k: (v.tolist() if isinstance(v, np.ndarray) else v)
-                                                   for k, v in vars(fit).items()},
-                 "saddle_probe": {"deltas": probe.deltas.tolist(), "ratio": probe.ratio.tolist()}})
-        export_buttons(trace_of(run), f"mcr2-ascent-seed{run.seed}", key="ascent-export")
+            digits = {k: result_to_dict(v) for k, v in runs.items()}
+            digits_source = f"your runs (seed {seed})"
+    if digits:
+        show(digits_figure(digits), key="chart-digits")
+        st.caption(f"Digits: {digits_source}. " + digits_text(digits))
+
+
+def details_section(run, probe) -> None:
+    fit = run.fit
+    st.json({"config": run.config.to_dict(), "seed": run.seed, "ranks": run.ranks.tolist(),
+             "predicted_sigma_sq": run.predicted_s.tolist(), "saddle_sigma_sq": run.saddle_s.tolist(),
+             "critical_lambda": float(critical_lambda(run.config.dim, run.config.class_sizes, run.config.eps)[0]),
+             "f_star": run.f_star, "tail_fit": {k: (v.tolist() if isinstance(v, np.ndarray) else v)
+                                               for k, v in vars(fit).items()},
+             "saddle_probe": {"deltas": probe.deltas.tolist(), "ratio": probe.ratio.tolist()}})
+    export_buttons(trace_of(run), f"mcr2-ascent-seed{run.seed}", key="ascent-export")
 
 
 def seeing_text(run, probe) -> str:

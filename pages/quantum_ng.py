@@ -1,6 +1,6 @@
 """Locality-aware quantum natural gradient: five optimisers on one shot budget, and the surrogate metric.
 
-The first view reads shipped arrays (``python -m core.quantum_ng.assets``): the default run and the
+The first view reads shipped arrays (``python -m core.quantum_ng.ship``): the default run and the
 metric view at its starting point, so it imports no PennyLane and simulates nothing. Any other
 configuration's run or metric view is computed through a live panel, with progress and Stop; until
 then the page shows the shipped one and says so.
@@ -22,8 +22,8 @@ from app.ui.plots import COLORS, show
 from app.ui.verdicts import ledger, page_header, plain
 from core.quantum_ng import (ENTANGLERS, LABELS, MODEL_LABELS, MODELS, OPTIMIZERS, Ansatz, MetricViewConfig,
                              VQEConfig, metric_view, run_vqe)
-from core.quantum_ng.assets import SEED as SHIPPED_SEED
-from core.quantum_ng.assets import SHIPPED, SHIPPED_VIEW, bench_frontier, shipped_run, shipped_view
+from core.quantum_ng.ship import SEED as SHIPPED_SEED
+from core.quantum_ng.ship import SHIPPED, SHIPPED_VIEW, bench_frontier, shipped_run, shipped_view
 
 SYSTEM = BY_KEY["quantum_ng"]
 LIVE: dict = {}   # the run's panel shows by default (the metric's, once a setting differs from the shipped view)
@@ -120,7 +120,7 @@ def render() -> None:
         same = config == SHIPPED and seed == SHIPPED_SEED
         source = "the shipped run" + ("" if same else " (6-qubit Heisenberg, seed 0; press Run for yours)")
     if result is None:
-        st.info("No run yet: press Run above, or regenerate the shipped one with `python -m core.quantum_ng.assets`.")
+        st.info("No run yet: press Run above, or regenerate the shipped one with `python -m core.quantum_ng.ship`.")
     else:
         draw_run(result, source)
 
@@ -173,9 +173,9 @@ def pick_view(run, wanted: MetricViewConfig, seed: int):
     view = cached_shipped_view()
     if view is None:
         return None, ("No metric view shipped: press **Compute the metric**, or regenerate the shipped one with "
-                      "`python -m core.quantum_ng.assets metric`."), False
+                      "`python -m core.quantum_ng.ship metric`."), False
     if wanted == SHIPPED_VIEW and seed == SHIPPED_SEED:
-        return view, ("Showing the shipped view of these settings (`python -m core.quantum_ng.assets` computed it; "
+        return view, ("Showing the shipped view of these settings (`python -m core.quantum_ng.ship` computed it; "
                       "a test recomputes it). Change the ansatz, k, the mask, T or the seed to compute another "
                       "one live."), True
     cfg = view.config

@@ -16,8 +16,8 @@ from app.ui.verdicts import page_header
 from core.robust_decisions import (ERROR_LAWS, LAW_LABELS, POLICY_LABELS, PROBLEMS, TIE_BREAKS, RateConfig,
                                    SettingConfig, average_excess, loss_against_eps, make_setting, policies_for,
                                    problem_for, rate_experiment, state_curves, tune_eps)
-from core.robust_decisions.assets import SEED as SHIPPED_SEED
-from core.robust_decisions.assets import shipped_rates
+from core.robust_decisions.ship import SEED as SHIPPED_SEED
+from core.robust_decisions.ship import shipped_rates
 from core.robust_decisions.contextual import typical_range
 
 SYSTEM = BY_KEY["robust_decisions"]
@@ -39,16 +39,17 @@ def cached_policy_table(problem: str, noise: float, law: str, seed: int, eps: fl
     setting = cached_setting(problem, noise, law, seed, tie_break)
     rows = []
     for policy in policies_for(setting.problem):
-        mean, se = average_excess(setting, policy, eps)
-        rows.append({"policy": POLICY_LABELS[policy], "key": policy, "average excess loss": mean, "std. error": se})
+        loss = average_excess(setting, policy, eps)
+        rows.append({"policy": POLICY_LABELS[policy], "key": policy, "average excess loss": loss.mean,
+                     "std. error": loss.sem})
     return pd.DataFrame(rows)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def cached_eps_curve(problem: str, noise: float, law: str, seed: int, tie_break: str = "earliest_buy"):
     setting = cached_setting(problem, noise, law, seed, tie_break)
-    grid, losses = loss_against_eps(setting)
-    return grid, losses, tune_eps(setting)
+    curve = loss_against_eps(setting)
+    return curve.eps, curve.loss, tune_eps(setting)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -17,16 +17,17 @@ Carlo floor) in :mod:`.oracles`; the VP diffusion and its Euler-Maruyama kernel 
 mixture scores in :mod:`.base`, closed forms in :mod:`.closed_forms`; baselines (unguided,
 gradient-only guidance, FK steering, particle guidance) in :mod:`.baselines`; a learned noise-prediction
 denoiser in :mod:`.denoiser`; the toy protein (Gō bead chain, Langevin reference, foldedness, max-ent
-reweighting) in :mod:`.protein`; ready-made page scenarios in :mod:`.scenarios`.
+reweighting) in :mod:`.protein`; ready-made page scenarios in :mod:`.scenarios`; the asset builder
+``python -m core.distributional_steering.ship protein`` in :mod:`.ship`.
 """
 
 from core.distributional_steering.base import GaussianMixtureBase
 from core.distributional_steering.baselines import (fk_steering, gradient_guidance, particle_guidance, plugin_guidance,
                                                     unguided)
 from core.distributional_steering.denoiser import LearnedBase, load_denoiser, train_denoiser
-from core.distributional_steering.protein import foldedness, load_protein, maxent_reweight
-from core.distributional_steering.closed_forms import (exponential_tilt, linear_tilt_grid, mean_calibration_tilt,
-                                                       repulsion_grid, tempered_grid)
+from core.distributional_steering.protein import Protein, foldedness, load_protein, maxent_reweight
+from core.distributional_steering.closed_forms import (GridTilt, MeanTilt, exponential_tilt, linear_tilt_grid,
+                                                       mean_calibration_tilt, repulsion_grid, tempered_grid)
 from core.distributional_steering.oracles import grid_sample, histogram_distance, monte_carlo_floor
 from core.distributional_steering.resampling import SCHEMES, ess, resample
 from core.distributional_steering.rewards import (EntropyReward, KernelRepulsion, MeanCalibration, MMDToTarget,
@@ -38,8 +39,8 @@ from core.distributional_steering.claims import CLAIMS  # noqa: E402
 __all__ = [
     "CLAIMS", "GaussianMixtureBase", "steer", "SteeringResult", "PointwiseReward", "MeanCalibration", "MomentConstraint",
     "EntropyReward", "KernelRepulsion", "MMDToTarget", "Potential", "unguided", "gradient_guidance",
-    "fk_steering", "particle_guidance", "plugin_guidance", "exponential_tilt", "mean_calibration_tilt", "tempered_grid",
-    "linear_tilt_grid", "repulsion_grid", "grid_sample", "histogram_distance", "monte_carlo_floor",
+    "fk_steering", "particle_guidance", "plugin_guidance", "exponential_tilt", "mean_calibration_tilt", "MeanTilt",
+    "tempered_grid", "linear_tilt_grid", "GridTilt", "repulsion_grid", "grid_sample", "histogram_distance", "monte_carlo_floor",
     "ess", "resample", "SCHEMES", "LearnedBase", "train_denoiser", "load_denoiser", "foldedness", "load_protein",
-    "maxent_reweight",
+    "Protein", "maxent_reweight",
 ]

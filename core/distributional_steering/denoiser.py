@@ -51,6 +51,8 @@ from core.distributional_steering import sde
 
 @dataclass(frozen=True)
 class DenoiserConfig(Config):
+    """The noise-prediction MLP's architecture and optimiser (see the module docstring)."""
+
     dim: int = param(2, low=1, high=256, integer=True, doc="data dimension")
     width: int = param(128, low=8, high=1024, integer=True, doc="hidden units per layer")
     depth: int = param(3, low=1, high=8, integer=True, doc="hidden layers")
@@ -102,7 +104,27 @@ def _module(config: DenoiserConfig):
 
 
 class LearnedBase:
-    """A trained denoiser as a base model: ``dim`` and ``score(x, t)`` on numpy arrays."""
+    """A trained denoiser as a base model: ``dim`` and ``score(x, t)`` on numpy arrays.
+
+    score(x, t) = -eps_hat(x, t) / sigma_t, with eps_hat the network's noise prediction.
+
+    Parameters
+    ----------
+    config : DenoiserConfig
+        The network's architecture.
+    module : torch.nn.Module
+        The trained network (put in eval mode).
+    metadata : dict, optional
+        What training recorded (seed, steps, loss, wall time).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.distributional_steering import load_protein
+    >>> base = load_protein().base
+    >>> base.dim, base.score(np.zeros((2, 36)), t=0.5).shape
+    (36, (2, 36))
+    """
 
     def __init__(self, config: DenoiserConfig, module, metadata: dict | None = None):
         self.config, self.module = config, module.eval()
@@ -136,11 +158,54 @@ class LearnedBase:
 
 
 def train_denoiser(samples: np.ndarray, steps: int, seed: int, progress=None, **hyper) -> LearnedBase:
-    """Fit a noise-prediction MLP to ``samples`` [n, dim]; ``hyper`` are :class:`DenoiserConfig` fields.
+    """Fit a noise-prediction MLP to ``samples`` by denoising score matching.
 
-    ``progress(step, total, {"loss": ...})`` after every optimiser step (the loss is an exponential
-    moving average); returning False stops and returns the model as trained so far. The metadata
-    records the seed, the steps done, the final loss and the wall time.
+    .. math::
+
+        x_t = alpha_t x_0 + sigma_t eps,   t ~ U[T_MIN, 1],   loss = E ||eps_hat(x_t, t) - eps||^2
+
+    with Adam and a cosine learning-rate decay; the network corrects the exact noise predictor of
+    the data's best Gaussian fit (see the module docstring).
+
+    Parameters
+    ----------
+    samples : numpy.ndarray
+        [n >= 2, dim] finite training data.
+    steps : int
+        Optimiser steps, >= 1.
+    seed : int
+        Seeds the initialisation, the minibatches and the noise.
+    progress : callable, optional
+        ``progress(step, steps, {"loss"})`` after every step (the loss is an exponential moving
+        average); returning False stops and returns the model as trained so far.
+    **hyper
+        :class:`DenoiserConfig` fields other than ``dim`` (set by the samples).
+
+    Returns
+    -------
+    LearnedBase
+        The trained base; its metadata records the seed, the steps done, the final loss and the wall time.
+
+    Raises
+    ------
+    ValueError
+        For bad samples, steps or hyperparameters (before anything is built).
+
+    References
+    ----------
+    Ho, Jain and Abbeel, "Denoising diffusion probabilistic models", NeurIPS 2020; Song et al.,
+    "Score-based generative modeling through stochastic differential equations", ICLR 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.distributional_steering import train_denoiser
+    >>> data = np.random.default_rng(0).standard_normal((1000, 2))
+    >>> base = train_denoiser(data, steps=2000, seed=0)           # doctest: +SKIP
+    >>> train_denoiser(data, steps=0, seed=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: steps: 0; allowed integers >= 1
     """
     import torch
 
@@ -151,6 +216,10 @@ def train_denoiser(samples: np.ndarray, steps: int, seed: int, progress=None, **
         raise ValueError(f"steps: {steps!r}; allowed integers >= 1")
     if "dim" in hyper:
         raise ValueError("dim: set by the samples; allowed only the other DenoiserConfig fields")
+    unknown = sorted(set(hyper) - set(DenoiserConfig.__dataclass_fields__))
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not a DenoiserConfig field; allowed "
+                         + ", ".join(f for f in DenoiserConfig.__dataclass_fields__ if f != "dim"))
     seed = check_seed(seed)
     config = DenoiserConfig(dim=x0.shape[1], **hyper)
     with torch_seeded(seed):
@@ -195,7 +264,26 @@ def save_denoiser(base: LearnedBase, directory: str | Path, metadata: dict | Non
 
 
 def load_denoiser(directory: str | Path) -> LearnedBase:
-    """Read a checkpoint written by :func:`save_denoiser`."""
+    """Read a denoiser checkpoint written by :func:`save_denoiser` (safetensors + JSON, no unpickling).
+
+    Parameters
+    ----------
+    directory : str or Path
+        The checkpoint's folder.
+
+    Returns
+    -------
+    LearnedBase
+        The denoiser with its config and metadata.
+
+    Examples
+    --------
+    >>> from core.common.assets import asset_dir
+    >>> from core.distributional_steering import load_denoiser
+    >>> base = load_denoiser(asset_dir("distributional_steering") / "protein_denoiser")
+    >>> base.dim, base.config.n_fourier, base.metadata["made_by"]
+    (36, 0, 'python -m core.distributional_steering.ship protein')
+    """
     checkpoint = load_checkpoint(directory, DenoiserConfig)
     with torch_seeded(0):
         module = _module(checkpoint.config)

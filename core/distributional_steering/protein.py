@@ -38,7 +38,7 @@ sigmoid(2 * STEEPNESS * (FNC - FOLD_THRESHOLD)) with our FOLD_THRESHOLD = 0.5, S
 conformation counts as folded once half of its native contacts are formed and the mean foldedness
 reads as a (soft) folded fraction.
 
-``python -m core.distributional_steering.protein`` (about 4 min on 2 cores: 2.5 min of Langevin,
+``python -m core.distributional_steering.ship protein`` (about 4 min on 2 cores: 2.5 min of Langevin,
 45 s of training) samples 30000 conformations, trains the denoiser on them and writes
 ``assets/distributional_steering/``: the checkpoint, 4000 of the conformations and a JSON of the
 numbers; :func:`load_protein` reads them back. Measured there: reference mean foldedness 0.425
@@ -60,6 +60,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import expit, logsumexp
 
+from core.common.assets import asset_dir
 from core.common.config import Config, param
 from core.common.progress import report
 from core.common.seeding import check_seed, make_rng
@@ -71,7 +72,7 @@ CONTACT_CUTOFF, MIN_SEPARATION = 1.7, 3          # native contacts: |i - j| >= 3
 CONTACT_BETA, CONTACT_LAMBDA = 19.0, 1.2
 FOLD_THRESHOLD, STEEPNESS = 0.5, 10.0
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "distributional_steering"
+ASSETS = asset_dir("distributional_steering")
 SHIP_SEED = 0
 
 
@@ -176,6 +177,38 @@ def fnc(x) -> np.ndarray:
 
 
 def foldedness(x) -> np.ndarray:
+    """BioEmu-style soft folded indicator of each conformation.
+
+    .. math::
+
+        q_ij = sigmoid(-beta (d_ij - lambda d_ij^native)),   FNC = mean_{native contacts} q_ij,
+        foldedness = sigmoid(2 STEEPNESS (FNC - FOLD_THRESHOLD))
+
+    with beta = 19, lambda = 1.2, STEEPNESS = 10, FOLD_THRESHOLD = 0.5 (our units: one virtual bond).
+
+    Parameters
+    ----------
+    x : array_like
+        Conformations [n, 36] (flattened 12 x 3 beads) or [n, 12, 3], or one conformation.
+
+    Returns
+    -------
+    numpy.ndarray
+        [n] in (0, 1); close to 1 for the native fold.
+
+    References
+    ----------
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026);
+    the observable follows BioEmu's ``bioemu/training/foldedness.py``.
+
+    Examples
+    --------
+    >>> from core.distributional_steering import foldedness
+    >>> from core.distributional_steering.protein import native_structure
+    >>> native = native_structure()
+    >>> foldedness(native).round(3), foldedness(3 * native).round(3)
+    (array([1.]), array([0.]))
+    """
     """BioEmu's foldedness sigmoid(2 STEEPNESS (FNC - FOLD_THRESHOLD)) in [0, 1], [n]."""
     return expit(2 * STEEPNESS * (fnc(x) - FOLD_THRESHOLD))
 
@@ -205,7 +238,46 @@ def maxent_tilt(values, target: float) -> float:
 
 
 def maxent_reweight(values, target: float) -> np.ndarray:
-    """Maximum-entropy weights w ∝ exp(a f) (summing to 1) with sum_i w_i f_i = target."""
+    """Maximum-entropy weights w ∝ exp(a f) (summing to 1) with sum_i w_i f_i = target.
+
+    .. math::
+
+        w = argmax_w H(w)  s.t.  sum_i w_i f_i = target   =>   w_i ∝ exp(a f_i)
+
+    with the scalar a found by a bracketed root (brentq): the exact tilt of the reference the
+    steered samples are compared with.
+
+    Parameters
+    ----------
+    values : array_like
+        f_i, finite, one per reference sample (e.g. their foldedness).
+    target : float
+        Strictly between min f and max f.
+
+    Returns
+    -------
+    numpy.ndarray
+        [n] weights summing to 1.
+
+    Raises
+    ------
+    ValueError
+        For empty or non-finite values, or a target outside (min f, max f).
+
+    References
+    ----------
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026);
+    the observable follows BioEmu's ``bioemu/training/foldedness.py``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.distributional_steering import maxent_reweight
+    >>> f = np.array([0.0, 0.5, 1.0])
+    >>> w = maxent_reweight(f, 0.7)
+    >>> round(float(w @ f), 6), bool(np.all(np.diff(w) > 0))
+    (0.7, True)
+    """
     f = np.asarray(values, dtype=float).ravel()
     logw = maxent_tilt(f, target) * (f - f.mean())
     return np.exp(logw - logsumexp(logw))
@@ -256,7 +328,7 @@ def reference_sample(n: int, seed: int, config: LangevinConfig | None = None, pr
 N_TRAIN, N_SHIPPED, TRAIN_STEPS = 30_000, 4000, 4000
 TRAIN_HYPER = {"batch_size": 1024, "lr": 3e-3, "n_fourier": 0}
 DENOISER_DIR, REFERENCE_FILE, METADATA_FILE = "protein_denoiser", "protein_reference.npy", "protein_reference.json"
-COMMAND = "python -m core.distributional_steering.protein"
+COMMAND = "python -m core.distributional_steering.ship protein"
 
 
 def ship(directory: str | Path = ASSETS, sample_progress=None, train_progress=None) -> dict:
@@ -293,17 +365,49 @@ def ship(directory: str | Path = ASSETS, sample_progress=None, train_progress=No
     return meta
 
 
-def load_protein(directory: str | Path = ASSETS):
-    """(the shipped LearnedBase, the shipped reference conformations [N_SHIPPED, 36] float64)."""
+@dataclass
+class Protein:
+    """The shipped toy protein: its learned denoiser and its Langevin reference.
+
+    Attributes
+    ----------
+    base : LearnedBase
+        The noise-prediction denoiser trained on the Langevin conformations (a base for :func:`.steer.steer`).
+    reference : numpy.ndarray
+        [N_SHIPPED, 36] float64 aligned reference conformations (the max-ent ground truth's support).
+    """
+
+    base: object
+    reference: np.ndarray
+
+
+def load_protein(directory: str | Path = ASSETS) -> Protein:
+    """Load the shipped protein denoiser and its reference conformations.
+
+    Parameters
+    ----------
+    directory : str or Path
+        The folder ``python -m core.distributional_steering.ship protein`` wrote; default
+        ``assets/distributional_steering/``.
+
+    Returns
+    -------
+    Protein
+        The :class:`~core.distributional_steering.denoiser.LearnedBase` (36-D) and the reference [4000, 36].
+
+    Examples
+    --------
+    >>> from core.distributional_steering import foldedness, load_protein
+    >>> protein = load_protein()
+    >>> protein.base.dim, protein.reference.shape, round(float(foldedness(protein.reference).mean()), 3)
+    (36, (4000, 36), 0.428)
+    """
     from core.distributional_steering.denoiser import load_denoiser
 
     directory = Path(directory)
+    if not (directory / REFERENCE_FILE).is_file():
+        raise ValueError(f"directory: {str(directory)!r} holds no {REFERENCE_FILE}; allowed the folder written by "
+                         f"{COMMAND}")
     reference = np.load(directory / REFERENCE_FILE, allow_pickle=False).astype(float)
-    return load_denoiser(directory / DENOISER_DIR), reference
+    return Protein(load_denoiser(directory / DENOISER_DIR), reference)
 
-
-if __name__ == "__main__":
-    from core.common.progress import TqdmProgress
-
-    with TqdmProgress(desc="langevin") as sampling, TqdmProgress(desc="denoiser") as training:
-        print(json.dumps(ship(sample_progress=sampling, train_progress=training), indent=2))

@@ -52,6 +52,27 @@ from core.common.config import check_range
 
 @dataclass
 class Potential:
+    """A solved potential phi: its values at the particles and a function for other points.
+
+    Attributes
+    ----------
+    values : numpy.ndarray
+        [n] phi at the particles it was solved on.
+    at : callable
+        phi(x) for points x [m, d], with the solved state frozen (for guidance gradients).
+    params : dict
+        What was solved (``a`` and ``mean`` for moment rewards, ``bandwidth`` for kernel ones).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[-1.0], [0.0], [1.0], [2.0]])
+    >>> from core.distributional_steering import PointwiseReward
+    >>> phi = PointwiseReward(lambda x: x[:, 0], lam=2.0).solve(z, np.zeros(4))
+    >>> phi.values, phi.at(np.array([[0.5]]))
+    (array([-2.,  0.,  2.,  4.]), array([1.]))
+    """
+
     values: np.ndarray                      # phi at the particles it was solved on
     at: Callable[[np.ndarray], np.ndarray]  # phi at other points, solved state frozen
     params: dict = field(default_factory=dict)
@@ -63,7 +84,23 @@ def _stat(statistic, z):
 
 
 class PointwiseReward:
-    """R(mu) = lam E_mu[fn]: linear in mu, so the tilt is the pointwise p exp(lam fn) (FK steering)."""
+    """R(mu) = lam E_mu[fn]: linear in mu, so the tilt is the pointwise p exp(lam fn) (FK steering).
+
+    Parameters
+    ----------
+    fn : callable
+        fn(x [n, d]) -> [n], the pointwise reward.
+    lam : float
+        Its weight, in [-1000, 1000].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[-1.0], [0.0], [1.0], [2.0]])
+    >>> from core.distributional_steering import PointwiseReward
+    >>> PointwiseReward(lambda x: x[:, 0] ** 2, lam=0.5).solve(z, np.zeros(4)).values
+    array([0.5, 0. , 0.5, 2. ])
+    """
 
     name = "pointwise"
 
@@ -76,7 +113,32 @@ class PointwiseReward:
 
 
 class MeanCalibration:
-    """R(mu) = -(kappa/2) ||E_mu[s] - target||^2 with s = ``statistic`` (identity by default)."""
+    """R(mu) = -(kappa/2) ||E_mu[s] - target||^2 with s = ``statistic`` (identity by default).
+
+    The first variation is a . s(x) with a = -kappa (E_mu*[s] - target); :meth:`solve` finds the
+    self-consistent a by Newton on the convex dual (see the module docstring).
+
+    Parameters
+    ----------
+    target : array_like
+        k finite numbers, one per statistic dimension.
+    kappa : float
+        In (0, 1e6], or inf for the hard constraint (:class:`MomentConstraint`).
+    statistic : callable, optional
+        s(z [n, d]) -> [n] or [n, k]; default the identity.
+    naive : bool
+        One plug-in step from the previous tilt instead of the solve (the unstable iteration, for the demo).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[-1.0], [0.0], [1.0], [2.0]])
+    >>> from core.distributional_steering import MeanCalibration
+    >>> phi = MeanCalibration([1.0], kappa=2.0).solve(z, np.zeros(4))
+    >>> a, mean = phi.params["a"], phi.params["mean"]
+    >>> a.round(4), mean.round(4), bool(np.allclose(a, -2.0 * (mean - 1.0)))     # a = -kappa (E[s] - target)
+    (array([0.2905]), array([0.8547]), True)
+    """
 
     name = "mean calibration"
 
@@ -138,7 +200,24 @@ class MeanCalibration:
 
 
 class MomentConstraint(MeanCalibration):
-    """E_mu[s] = target exactly: maximum-entropy reweighting (the kappa -> infinity limit)."""
+    """E_mu[s] = target exactly: maximum-entropy reweighting (the kappa -> infinity limit).
+
+    Parameters
+    ----------
+    target : array_like
+        k finite numbers, inside the range the particles' statistic reaches.
+    statistic : callable, optional
+        s(z [n, d]) -> [n] or [n, k]; default the identity.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[-1.0], [0.0], [1.0], [2.0]])
+    >>> from core.distributional_steering import MomentConstraint
+    >>> phi = MomentConstraint([1.2]).solve(z, np.zeros(4))
+    >>> phi.params["mean"].round(6)
+    array([1.2])
+    """
 
     name = "moment constraint"
 
@@ -235,7 +314,27 @@ class _KernelReward:
 
 
 class EntropyReward(_KernelReward):
-    """R(mu) = gamma H(mu): the tilt tempers the base, mu* proportional to p^(1/(1 + gamma))."""
+    """R(mu) = gamma H(mu): the tilt tempers the base, mu* proportional to p^(1/(1 + gamma)).
+
+    The self-consistent potential is explicit, phi = -gamma/(1+gamma) log p, with p a weighted
+    Gaussian KDE of the particles under their base weights.
+
+    Parameters
+    ----------
+    gamma : float
+        The entropy weight, in [0, 100].
+    bandwidth : float, optional
+        The KDE's width (> 0); default half of Scott's rule on the weighted particles.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[-1.0], [0.0], [1.0], [2.0]])
+    >>> from core.distributional_steering import EntropyReward
+    >>> phi = EntropyReward(1.0, bandwidth=0.5).solve(z, np.zeros(4))
+    >>> bool(phi.values[0] > phi.values[1])        # the isolated end particle gains weight
+    True
+    """
 
     name = "entropy"
 
@@ -253,7 +352,26 @@ class EntropyReward(_KernelReward):
 
 
 class KernelRepulsion(_KernelReward):
-    """R(mu) = -(gamma/2) E k(X, X'): pushes mass apart (diversity), a Gaussian kernel of width h."""
+    """R(mu) = -(gamma/2) E k(X, X'): pushes mass apart (diversity), a Gaussian kernel of width h.
+
+    dR/dmu(x) = -gamma E_mu k(x, X), solved self-consistently by a damped fixed point.
+
+    Parameters
+    ----------
+    gamma : float
+        The repulsion's strength, in [0, 1000].
+    bandwidth : float, optional
+        The kernel's width (> 0); default half of Scott's rule on the weighted particles.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[-1.0], [0.0], [1.0], [2.0]])
+    >>> from core.distributional_steering import KernelRepulsion
+    >>> phi = KernelRepulsion(2.0, bandwidth=1.0).solve(z, np.zeros(4))
+    >>> bool(phi.values[0] > phi.values[1])        # the end particle is least crowded
+    True
+    """
 
     name = "kernel repulsion"
 
@@ -282,7 +400,28 @@ class KernelRepulsion(_KernelReward):
 
 
 class MMDToTarget(_KernelReward):
-    """R(mu) = -(kappa/2) MMD^2(mu, nu) to target samples y ~ nu, Gaussian kernel of width h."""
+    """R(mu) = -(kappa/2) MMD^2(mu, nu) to target samples y ~ nu, Gaussian kernel of width h.
+
+    dR/dmu(x) = -kappa (E_mu k(x, X) - E_nu k(x, Y)), solved self-consistently by a damped fixed point.
+
+    Parameters
+    ----------
+    target_samples : array_like
+        [m >= 2, d] samples of nu.
+    kappa : float
+        The reward's strength, in [0, 10000].
+    bandwidth : float
+        The kernel's width, > 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[-1.0], [0.0], [1.0], [2.0]])
+    >>> from core.distributional_steering import MMDToTarget
+    >>> phi = MMDToTarget(np.array([[1.5], [2.0]]), kappa=5.0).solve(z, np.zeros(4))
+    >>> int(np.argmax(phi.values))                  # the particle nearest the target samples
+    3
+    """
 
     name = "MMD to target"
 

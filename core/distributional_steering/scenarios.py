@@ -132,7 +132,7 @@ def target_density(config: ScenarioConfig, axes: list[np.ndarray] | None = None)
         q = np.exp(logq - logq.max())
         return (q / q.sum()).reshape([len(a) for a in axes])
     statistic, target, kappa = _linear_target(config)
-    return linear_tilt_grid(base, axes, statistic or (lambda z: z), target, kappa)[1]
+    return linear_tilt_grid(base, axes, statistic or (lambda z: z), target, kappa).density
 
 
 def exact_target(config: ScenarioConfig, n: int = 20_000, seed: int = 99) -> np.ndarray:
@@ -144,7 +144,7 @@ def exact_target(config: ScenarioConfig, n: int = 20_000, seed: int = 99) -> np.
         return exponential_tilt(base, a).sample(n, seed)
     if config.reward in ("calibration", "constraint"):
         kappa = config.strength if config.reward == "calibration" else np.inf
-        return mean_calibration_tilt(base, target_point(config), kappa)[1].sample(n, seed)
+        return mean_calibration_tilt(base, target_point(config), kappa).tilted.sample(n, seed)
     return grid_sample(target_density(config), target_axes(config), n, seed)
 
 
@@ -244,7 +244,34 @@ class _Chain:
         return not self.stopped
 
 
-def compare(config: ScenarioConfig, seed: int = 0, progress=None) -> list[dict]:
+@dataclass
+class MethodComparison:
+    """The page's baseline table: one row per method that finished, then the exact target's.
+
+    Attributes
+    ----------
+    rows : list
+        One dict per method: "method", "seconds", "ESS", "spread", "mean x1" (...), "W1 to target",
+        "binned W1 / floor"; the last row is the exact target's unless the run was stopped.
+    stopped : bool
+        The progress callback stopped the run: later methods and the exact-target row are missing.
+    """
+
+    rows: list
+    stopped: bool = False
+
+    def row(self, method: str) -> dict | None:
+        """The row of ``method``, or None if it did not run."""
+        return next((row for row in self.rows if row["method"] == method), None)
+
+    def to_frame(self):
+        """The rows as a table (pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows)
+
+
+def compare(config: ScenarioConfig, seed: int = 0, progress=None) -> MethodComparison:
     """The scheme and the baselines that apply, each with its mean, W1 to the target, spread, ESS, time.
 
     ``progress`` sees every method's diffusion steps one after another; a stop ends the method that
@@ -284,13 +311,46 @@ def compare(config: ScenarioConfig, seed: int = 0, progress=None) -> list[dict]:
                      "spread": spread(exact, np.full(len(exact), 1 / len(exact))),
                      **{f"mean x{k + 1}": float(v) for k, v in enumerate(exact.mean(0))}, "W1 to target": 0.0,
                      "binned W1 / floor": float("nan")})
-    return rows
+    return MethodComparison(rows, chain.stopped)
 
 
 BATCH_PARTICLES = 500
 
 
-def batch_level(config: ScenarioConfig, seed: int = 0, n_particles: int = BATCH_PARTICLES, progress=None) -> dict:
+@dataclass
+class BatchComparison:
+    """Particle guidance against the framework's proposal and weighted scheme for kernel repulsion.
+
+    Attributes
+    ----------
+    rows : list
+        One dict per finished sampler: "method", "ESS", "spread", "binned W1", "floor".
+    max_gap : float
+        Largest |difference| between particle guidance's and the unweighted framework proposal's
+        samples (NaN unless both ran).
+    gamma : float
+        The repulsion's strength.
+    n_particles : int
+        Particles per sampler.
+    stopped : bool
+        The progress callback stopped the run.
+    """
+
+    rows: list
+    max_gap: float
+    gamma: float
+    n_particles: int
+    stopped: bool
+
+    def to_frame(self):
+        """The rows as a table (pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows)
+
+
+def batch_level(config: ScenarioConfig, seed: int = 0, n_particles: int = BATCH_PARTICLES,
+                progress=None) -> BatchComparison:
     """Particle guidance as the framework's proposal for kernel repulsion (gamma = config.strength).
 
     Four samplers, ``n_particles`` particles, the same seed: particle guidance (Corso et al.); the
@@ -298,8 +358,11 @@ def batch_level(config: ScenarioConfig, seed: int = 0, n_particles: int = BATCH_
     weights), which should coincide with it; the weighted scheme on the base proposal; the weighted
     scheme on its guided proposal. Each against the exact mean-field repulsion target on the grid
     (binned W1 and its Monte Carlo floor). ``progress`` sees all four runs' steps; a stop returns
-    the rows that finished with ``"stopped": True``.
+    the rows that finished with ``stopped`` True.
     """
+    from core.common.config import check_range
+
+    check_range("n_particles", n_particles, 2, 100_000, integer=True)
     base, gamma, n = base_of(config), config.strength, n_particles
     reward = KernelRepulsion(gamma, bandwidth=REPULSION_BANDWIDTH)
     cfg = ScenarioConfig(base=config.base, reward="repulsion", strength=gamma)
@@ -324,19 +387,69 @@ def batch_level(config: ScenarioConfig, seed: int = 0, n_particles: int = BATCH_
                      "floor": monte_carlo_floor(density, axes, ess, seed=seed)})
     gap = (float(np.abs(positions["particle guidance"] - positions["framework proposal, unweighted"]).max())
            if len(positions) >= 2 else float("nan"))
-    return {"rows": rows, "max_gap": gap, "gamma": gamma, "n_particles": n, "stopped": chain.stopped}
+    return BatchComparison(rows, gap, float(gamma), int(n), chain.stopped)
 
 
-def steer_foldedness(target: float, n_particles: int = 500, seed: int = 0, progress=None) -> dict:
+@dataclass
+class FoldednessRun:
+    """The protein task's run: steered foldedness against the denoiser's own and the max-ent reference.
+
+    Attributes
+    ----------
+    steered : numpy.ndarray
+        [n] foldedness of the steered particles.
+    weights : numpy.ndarray
+        [n] their normalised weights.
+    steered_mean : float
+        The weighted mean foldedness (the target, by construction, unless stopped).
+    ess : float
+        The steered particles' effective sample size.
+    reference : numpy.ndarray
+        [N] foldedness of the shipped Langevin reference conformations.
+    reference_weights : numpy.ndarray
+        [N] their max-ent weights for the target (the ground truth).
+    native : numpy.ndarray
+        [12, 3] the native structure.
+    shown : numpy.ndarray
+        [3, 12, 3] the three heaviest steered conformations.
+    shown_foldedness : numpy.ndarray
+        [3] their foldedness.
+    stopped : bool
+        The progress callback stopped the run (the unguided comparison is then skipped).
+    base : numpy.ndarray or None
+        [n] foldedness of the denoiser's own samples; None if skipped.
+    base_mean : float
+        Their mean (NaN if skipped).
+    """
+
+    steered: np.ndarray
+    weights: np.ndarray
+    steered_mean: float
+    ess: float
+    reference: np.ndarray
+    reference_weights: np.ndarray
+    native: np.ndarray
+    shown: np.ndarray
+    shown_foldedness: np.ndarray
+    stopped: bool
+    base: np.ndarray | None
+    base_mean: float
+
+
+def steer_foldedness(target: float, n_particles: int = 500, seed: int = 0, progress=None) -> FoldednessRun:
     """The protein task: the hard constraint E[foldedness] = target through the shipped learned denoiser,
     with the denoiser's own samples and the max-ent reweighted reference sample for comparison.
 
-    ``progress`` sees the steered run's steps, then the unguided run's; after a stop the result holds
-    ``"stopped": True`` and only what was done (the unguided comparison is skipped).
+    ``progress`` sees the steered run's steps, then the unguided run's; after a stop the result has
+    ``stopped`` True and only what was done (the unguided comparison is skipped).
     """
+    from core.common.config import check_range
+
+    check_range("n_particles", n_particles, 2, 100_000, integer=True)
     from core.distributional_steering.protein import foldedness, load_protein, maxent_reweight, native_structure
 
-    base, reference = load_protein()
+    protein = load_protein()
+    base, reference = protein.base, protein.reference
     f_ref = foldedness(reference)
     reference_weights = maxent_reweight(f_ref, target)      # validates the target against the reference range
     reward = MomentConstraint([target], statistic=lambda z: foldedness(z)[:, None])
@@ -344,16 +457,15 @@ def steer_foldedness(target: float, n_particles: int = 500, seed: int = 0, progr
     result = steer(base, reward, n_particles, seed=seed, progress=chain)
     f = foldedness(result.positions)
     top = np.argsort(result.weights)[::-1][:3]
-    out = {"steered": f, "weights": result.weights, "steered_mean": float(result.weights @ f),
-           "ess": float(1 / (result.weights @ result.weights)), "reference": f_ref,
-           "reference_weights": reference_weights, "native": native_structure().reshape(-1, 3),
-           "shown": [result.positions[i].reshape(-1, 3) for i in top], "shown_foldedness": [float(f[i]) for i in top],
-           "stopped": chain.stopped, "base": None, "base_mean": float("nan")}
+    out = FoldednessRun(f, result.weights, float(result.weights @ f), float(1 / (result.weights @ result.weights)),
+                        f_ref, reference_weights, native_structure().reshape(-1, 3),
+                        np.stack([result.positions[i].reshape(-1, 3) for i in top]), f[top].astype(float),
+                        chain.stopped, None, float("nan"))
     if not chain.stopped:
         chain.offset = STEPS
         base_run = unguided(base, n_particles, seed, progress=chain)
         if not chain.stopped:
-            out["base"] = foldedness(base_run.positions)
-            out["base_mean"] = float(out["base"].mean())
-    out["stopped"] = chain.stopped
+            out.base = foldedness(base_run.positions)
+            out.base_mean = float(out.base.mean())
+    out.stopped = chain.stopped
     return out

@@ -25,13 +25,14 @@ torch when it is installed), so importing this package loads none of them.
 """
 
 from core.geto_lp.barycenter import BarycenterResult, barycenter
-from core.geto_lp.baselines import (LABELS, METHODS, Baselines, Comparison, SolverRun, compare_solvers,
+from core.geto_lp.baselines import (LABELS, METHODS, Baselines, Comparison, Measurement, SolverRun, compare_solvers,
                                     exact_objective, measured, run_baselines, run_method)
-from core.geto_lp.grid import SEPARABLE, check_histograms, cost_matrix, count_variables, parse_cost
+from core.geto_lp.grid import (SEPARABLE, SeparableCost, check_histograms, cost_matrix, count_classical_variables,
+                               count_variables, parse_cost)
 from core.geto_lp.images import SHAPES, digit_image, shape_image
 from core.geto_lp.layered import LayeredLP, build_layered_lp
 from core.geto_lp.palettes import SCENES, bin_centres, colour_histogram, scene_image, transfer_palette
-from core.geto_lp.plans import compose_stages, flow_paths, plan_cost
+from core.geto_lp.plans import FlowPaths, compose_stages, flow_paths, plan_cost
 from core.geto_lp.problems import DEFAULTS, KINDS, Problem, input_labels, problem_inputs
 from core.geto_lp.solve import SOLVERS, solve_lp
 from core.geto_lp.volumes import Surface, isosurface, mass_level, organ_volume
@@ -40,9 +41,10 @@ from core.geto_lp.claims import CLAIMS  # noqa: E402
 
 __all__ = [
     "CLAIMS", "barycenter", "BarycenterResult", "SOLVERS", "SEPARABLE",
-    "build_layered_lp", "LayeredLP", "solve_lp", "compose_stages", "plan_cost", "flow_paths",
-    "parse_cost", "check_histograms", "cost_matrix", "count_variables",
+    "build_layered_lp", "LayeredLP", "solve_lp", "compose_stages", "plan_cost", "flow_paths", "FlowPaths",
+    "parse_cost", "SeparableCost", "check_histograms", "cost_matrix", "count_variables", "count_classical_variables",
     "METHODS", "LABELS", "Comparison", "SolverRun", "run_method", "compare_solvers", "exact_objective", "measured",
+    "Measurement",
     "Baselines", "run_baselines", "KINDS", "DEFAULTS", "Problem", "input_labels", "problem_inputs",
     "SHAPES", "digit_image", "shape_image",
     "SCENES", "scene_image", "colour_histogram", "bin_centres", "transfer_palette",

@@ -37,7 +37,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -45,8 +45,8 @@ from core.common.config import check_choice, check_range
 from core.common.progress import report
 from core.geto_lp.barycenter import BarycenterResult, barycenter
 from core.geto_lp.solve import SOLVERS
-from core.geto_lp.grid import (check_histograms, check_spacing, check_weights, cost_matrix, count_variables,
-                               parse_cost)
+from core.geto_lp.grid import (check_histograms, check_spacing, check_weights, cost_matrix,
+                               count_classical_variables, count_variables, parse_cost)
 
 METHODS = ("geto_lp", "pot_lp", "sinkhorn", "convolutional")
 LABELS = {"geto_lp": "GETO-LP (layered, exact)", "pot_lp": "POT ot.lp.barycenter (classical LP)",
@@ -60,6 +60,32 @@ _MEASURE = threading.Lock()
 
 @dataclass
 class SolverRun:
+    """One method's run on one problem, its barycenter scored exactly.
+
+    Attributes
+    ----------
+    method : str
+        One of ``METHODS``.
+    label : str
+        Its display name (``LABELS``).
+    status : str
+        "ok", "stopped" or "skipped: <reason>".
+    barycenter : numpy.ndarray or None
+        ``(n_1, ..., n_d)`` with mass 1; None when skipped.
+    objective : float
+        :math:`\\sum_m \\lambda_m` ``ot.emd2(a_m, b, C)``, exact (NaN when skipped).
+    reported_objective : float
+        What the solver itself reports (NaN for the entropic methods).
+    n_variables : int
+        LP variables, or the entropic method's unknowns (its scalings, ``M N``).
+    seconds : float
+        Wall time of the call.
+    peak_memory_mb : float
+        Rise of the process's peak RSS during the call (NaN where not measurable).
+    gap_to_exact : float
+        ``(objective - optimum) / optimum`` against GETO-LP's optimum (filled by :func:`compare_solvers`).
+    """
+
     method: str
     label: str
     status: str  # "ok" or "skipped: <reason>"
@@ -72,13 +98,52 @@ class SolverRun:
     gap_to_exact: float = float("nan")  # filled by compare_solvers
 
 
-def measured(fn: Callable, *args, **kwargs):
+@dataclass
+class Measurement:
+    """What a call returned, how long it took and how much the process's peak memory rose.
+
+    Attributes
+    ----------
+    value : object
+        The call's return value.
+    seconds : float
+        Wall time of the call.
+    peak_memory_mb : float
+        Rise of the process's peak resident memory during the call, in MB (NaN where not measurable).
+    """
+
+    value: Any
+    seconds: float
+    peak_memory_mb: float
+
+
+def measured(fn: Callable, *args, **kwargs) -> Measurement:
     """``fn(*args, **kwargs)``, its wall time and the rise of the process's peak RSS during it, in MB.
 
     Linux only for the memory (``/proc/self/clear_refs`` resets the peak; elsewhere it is NaN). The
     peak is process-wide: it counts HiGHS's C++ memory too, and anything other threads allocate.
     While another measurement is running (another page's solve), this one is timed only and its
     memory is NaN, rather than waiting for the other or resetting its peak.
+
+    Parameters
+    ----------
+    fn : callable
+        The function to call.
+    *args
+        Its positional arguments.
+    **kwargs
+        Its keyword arguments.
+
+    Returns
+    -------
+    Measurement
+        ``value`` (what ``fn`` returned), ``seconds`` and ``peak_memory_mb``.
+
+    Examples
+    --------
+    >>> run = measured(sum, [1, 2, 3])
+    >>> run.value, run.seconds >= 0
+    (6, True)
     """
     owner = _MEASURE.acquire(blocking=False)
     try:
@@ -91,7 +156,7 @@ def measured(fn: Callable, *args, **kwargs):
         if owner:
             _MEASURE.release()
     rise = max(peak - before, 0) / 1024 if before is not None and peak is not None else float("nan")
-    return out, seconds, rise
+    return Measurement(out, seconds, rise)
 
 
 def _status_kb(field: str) -> Optional[int]:
@@ -131,13 +196,48 @@ def _reset_peak_rss() -> Optional[int]:
 
 def exact_objective(histograms, b: np.ndarray, weights=None, cost: str = "sqeuclidean",
                     spacing: float | Sequence[float] = 1.0, C: Optional[np.ndarray] = None) -> float:
-    """``sum_m lambda_m ot.emd2(a_m, b / sum(b), C)``: the barycenter objective at ``b``, exactly."""
+    """``sum_m lambda_m ot.emd2(a_m, b / sum(b), C)``: the barycenter objective at ``b``, exactly.
+
+    Parameters
+    ----------
+    histograms : array_like
+        ``(M, n_1, ..., n_d)`` inputs, each rescaled to mass 1 (see :func:`check_histograms`).
+    b : numpy.ndarray
+        A candidate barycenter with ``N = prod(n_k)`` entries (any shape), nonnegative with positive
+        mass; negative round-off is clipped and it is rescaled to mass 1.
+    weights : sequence of float, optional
+        ``M`` nonnegative weights, rescaled to sum 1; uniform if None.
+    cost : str
+        A separable cost (:func:`parse_cost`), used when ``C`` is None.
+    spacing : float or sequence of float
+        The grid step, used when ``C`` is None.
+    C : numpy.ndarray, optional
+        The dense ``N x N`` ground cost, when the caller already has it (:func:`cost_matrix`).
+
+    Returns
+    -------
+    float
+        .. math:: \\sum_m \\lambda_m \\min_{P \\in \\Pi(a_m, b)} \\langle C, P \\rangle,
+
+        each term solved exactly by POT's network simplex (``ot.emd2``). It is minimal, and equal
+        to :func:`barycenter`'s objective, at the exact barycenter.
+
+    Examples
+    --------
+    >>> hist = [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> round(exact_objective(hist, np.array([0.0, 1.0, 0.0])), 3), round(exact_objective(hist, np.ones(3)), 3)
+    (1.0, 1.667)
+    """
     import ot
 
     hist = check_histograms(histograms)
     shape = hist.shape[1:]
     lam = check_weights(weights, hist.shape[0])
-    b = np.clip(np.asarray(b, dtype=float).reshape(-1), 0.0, None)
+    b = np.asarray(b, dtype=float).reshape(-1)
+    if b.size != math.prod(shape) or not np.all(np.isfinite(b)) or np.clip(b, 0.0, None).sum() <= 0:
+        raise ValueError(f"b: {b.size} entries for a grid of {math.prod(shape)} points; allowed a finite array "
+                         "of that size with positive mass")
+    b = np.clip(b, 0.0, None)
     b = np.ascontiguousarray(b / b.sum())
     C = cost_matrix(shape, cost, spacing) if C is None else C
     flat = hist.reshape(hist.shape[0], -1)
@@ -159,25 +259,77 @@ def _skipped(method: str, reason: str, n_variables: int = 0) -> SolverRun:
 
 @dataclass
 class Comparison:
-    """GETO-LP's full result (plans included) and one scored run per method, GETO-LP first."""
+    """GETO-LP's full result (plans included) and one scored run per method, GETO-LP first.
+
+    Attributes
+    ----------
+    result : BarycenterResult
+        GETO-LP's result, with its plans.
+    runs : list of SolverRun
+        One scored run per method, GETO-LP first.
+    """
 
     result: BarycenterResult
     runs: list
 
     @property
     def by_method(self) -> dict:
+        """The runs by method name."""
         return {run.method: run for run in self.runs}
 
 
 def run_method(method: str, histograms, weights=None, cost: str = "sqeuclidean", spacing=1.0, reg: float = 0.01,
                C: Optional[np.ndarray] = None, pot_max_variables: int = POT_LP_MAX_VARIABLES,
                dense_max_points: int = DENSE_MAX_POINTS, solver: str = "highs-ipm") -> SolverRun:
-    """One method on one problem, timed, its barycenter scored exactly (or skipped, with the reason)."""
+    """One method on one problem, timed, its barycenter scored exactly (or skipped, with the reason).
+
+    Parameters
+    ----------
+    method : str
+        One of ``METHODS``: "geto_lp", "pot_lp", "sinkhorn" or "convolutional".
+    histograms : array_like
+        ``(M, n_1, ..., n_d)`` inputs (see :func:`barycenter`).
+    weights : sequence of float, optional
+        Barycentric weights; uniform if None.
+    cost : str
+        A separable cost (:func:`parse_cost`).
+    spacing : float or sequence of float
+        The grid step.
+    reg : float
+        Entropic regularisation in [1e-4, 10], in units of the cost of crossing one grid axis.
+    C : numpy.ndarray, optional
+        The dense ground cost, when the caller already has it.
+    pot_max_variables : int
+        Above this many classical-LP variables (``M N^2 + N``) "pot_lp" is skipped; >= 0.
+    dense_max_points : int
+        Above this many grid points the dense ``N x N`` methods are skipped, and GETO-LP's
+        barycenter is not rescored with ``ot.emd2``; >= 0.
+    solver : {"highs-ipm", "highs-ds", "highs"}
+        The HiGHS method of both LPs.
+
+    Returns
+    -------
+    SolverRun
+        The run, with ``status`` "ok" or "skipped: <reason>".
+
+    Examples
+    --------
+    >>> hist = [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> run = run_method("geto_lp", hist, dense_max_points=0)   # no rescoring: POT is not imported
+    >>> run.status, np.round(run.barycenter, 3), round(run.objective, 3)
+    ('ok', array([0., 1., 0.]), 1.0)
+    >>> run_method("convolutional", hist).status
+    'skipped: it works on 2-D grids with the squared Euclidean cost only'
+    """
     check_choice("method", method, METHODS)
+    check_choice("solver", solver, SOLVERS)
+    check_range("reg", reg, 1e-4, 10.0)
+    check_range("pot_max_variables", pot_max_variables, 0, None, integer=True)
+    check_range("dense_max_points", dense_max_points, 0, None, integer=True)
     if method == "geto_lp":
         hist = check_histograms(histograms)
-        result, seconds, peak = measured(barycenter, hist, weights, cost, spacing, solver)
-        return _scored_geto(result, seconds, peak, hist, C, dense_max_points)
+        run = measured(barycenter, hist, weights, cost, spacing, solver)
+        return _scored_geto(run.value, run.seconds, run.peak_memory_mb, hist, C, dense_max_points)
     return _run_baseline(method, histograms, weights, cost, spacing, reg, C, pot_max_variables, dense_max_points,
                          solver)
 
@@ -202,9 +354,9 @@ def _skip_reason(method, m_hist, shape, cost, pot_max_variables, dense_max_point
     n = math.prod(shape)
     if method == "convolutional" and (len(shape) != 2 or parse_cost(cost).name != "sqeuclidean"):
         return "it works on 2-D grids with the squared Euclidean cost only", 0
-    if method == "pot_lp" and m_hist * n * n + n > pot_max_variables:
-        return (f"the classical LP needs M N^2 + N = {m_hist * n * n + n:,} variables; limit {pot_max_variables:,}",
-                m_hist * n * n + n)
+    classical = count_classical_variables(m_hist, shape)
+    if method == "pot_lp" and classical > pot_max_variables:
+        return f"the classical LP needs M N^2 + N = {classical:,} variables; limit {pot_max_variables:,}", classical
     if n > dense_max_points:
         return f"N = {n:,} grid points; dense N x N costs are limited to N <= {dense_max_points:,}", 0
     return None, 0
@@ -226,19 +378,22 @@ def _run_baseline(method, histograms, weights, cost, spacing, reg, C, pot_max_va
 
     C = cost_matrix(shape, parsed, spacing) if C is None else C
     if method == "pot_lp":
-        (b, log), seconds, peak = measured(ot.lp.barycenter, A, C, lam, log=True, solver=solver)
-        reported, n_var = float(log.fun), m_hist * n * n + n
+        run = measured(ot.lp.barycenter, A, C, lam, log=True, solver=solver)
+        (b, log), seconds, peak = run.value, run.seconds, run.peak_memory_mb
+        reported, n_var = float(log.fun), count_classical_variables(m_hist, shape)
     elif method == "sinkhorn":
         scaled = C / axis_scale(shape, cost, spacing)
         uniform = bool(np.allclose(lam, lam[0]))
         kind = "sinkhorn" if uniform and scaled.max() / reg < UNDERFLOW else "sinkhorn_log"
-        b, seconds, peak = measured(ot.bregman.barycenter, A, scaled, reg, weights=lam, method=kind,
-                                    numItermax=2000, stopThr=1e-7, warn=False)
+        run = measured(ot.bregman.barycenter, A, scaled, reg, weights=lam, method=kind, numItermax=2000,
+                       stopThr=1e-7, warn=False)
+        b, seconds, peak = run.value, run.seconds, run.peak_memory_mb
         reported, n_var = float("nan"), m_hist * n
     else:
         kind = "sinkhorn" if 1.0 / reg < UNDERFLOW else "sinkhorn_log"  # per-axis cost spans [0, 1]
-        b, seconds, peak = measured(ot.bregman.convolutional_barycenter2d, hist, reg, weights=lam, method=kind,
-                                    numItermax=2000, stopThr=1e-7, warn=False)
+        run = measured(ot.bregman.convolutional_barycenter2d, hist, reg, weights=lam, method=kind, numItermax=2000,
+                       stopThr=1e-7, warn=False)
+        b, seconds, peak = run.value, run.seconds, run.peak_memory_mb
         reported, n_var = float("nan"), m_hist * n
     b = np.clip(np.asarray(b, dtype=float).reshape(shape), 0.0, None)
     b = b / b.sum()
@@ -248,7 +403,15 @@ def _run_baseline(method, histograms, weights, cost, spacing, reg, C, pot_max_va
 
 @dataclass
 class Baselines:
-    """The baselines' scored runs, in the order asked; ``stopped`` when a Stop left some out."""
+    """The baselines' scored runs, in the order asked; ``stopped`` when a Stop left some out.
+
+    Attributes
+    ----------
+    runs : list of SolverRun
+        One scored run per baseline that ran, in the order asked.
+    stopped : bool
+        True when a Stop left some baselines out.
+    """
 
     runs: list
     stopped: bool = False
@@ -268,13 +431,16 @@ def run_baselines(histograms, optimum: float, weights=None, cost: str = "sqeucli
     Parameters
     ----------
     histograms : array (M, n_1, ..., n_d)
+        The inputs (see :func:`barycenter`).
     optimum : float
         The exact barycenter objective (GETO-LP's); each run's ``gap_to_exact`` is
         ``(objective - optimum) / optimum``.
-    weights, cost, spacing, reg, solver, pot_max_variables, dense_max_points
+    weights, cost, spacing, reg
         As in :func:`compare_solvers`.
     methods : sequence of str
         Baselines among ``METHODS`` ("geto_lp" is ignored here).
+    solver, pot_max_variables, dense_max_points
+        As in :func:`compare_solvers`.
     progress : callable, optional
         One step once POT is imported (importing it imports torch when installed: seconds on a cold
         process; skipped when every method is skipped at this size), then one per method, numbered
@@ -286,9 +452,23 @@ def run_baselines(histograms, optimum: float, weights=None, cost: str = "sqeucli
     Returns
     -------
     Baselines
+        The scored runs, in the order asked, and whether a Stop left some out.
+
+    Examples
+    --------
+    >>> hist = [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> done = run_baselines(hist, optimum=1.0, methods=("convolutional",))   # 1-D: skipped, with the reason
+    >>> [run.status for run in done.runs], done.stopped
+    (['skipped: it works on 2-D grids with the squared Euclidean cost only'], False)
     """
     for method in methods:
         check_choice("method", method, METHODS)
+    check_choice("solver", solver, SOLVERS)
+    check_range("reg", reg, 1e-4, 10.0)
+    check_range("optimum", optimum, 0.0, None)
+    check_range("pot_max_variables", pot_max_variables, 0, None, integer=True)
+    check_range("dense_max_points", dense_max_points, 0, None, integer=True)
+    parse_cost(cost)
     others = [m for m in dict.fromkeys(methods) if m != "geto_lp"]
     total = max(total or 0, step + 1 + len(others))
     hist = check_histograms(histograms)
@@ -342,11 +522,24 @@ def compare_solvers(histograms, weights=None, cost: str = "sqeuclidean", spacing
     Comparison
         Stopping during GETO-LP returns its stopped result and no baselines; stopping later returns
         the runs done so far, and nothing runs after the stop.
+
+    References
+    ----------
+    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026.
+
+    Examples
+    --------
+    >>> hist = [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> done = compare_solvers(hist, methods=("geto_lp",), rescore_exact=False)   # POT is not imported
+    >>> [run.method for run in done.runs], len(done.result.plans), round(done.runs[0].gap_to_exact, 3)
+    (['geto_lp'], 2, 0.0)
     """
     for method in methods:
         check_choice("method", method, METHODS)
     check_choice("solver", solver, SOLVERS)
     check_range("reg", reg, 1e-4, 10.0)
+    check_range("pot_max_variables", pot_max_variables, 0, None, integer=True)
+    check_range("dense_max_points", dense_max_points, 0, None, integer=True)
     parse_cost(cost)
     hist = check_histograms(histograms)
     others = [m for m in dict.fromkeys(methods) if m != "geto_lp"]
@@ -364,9 +557,10 @@ def compare_solvers(histograms, weights=None, cost: str = "sqeuclidean", spacing
         last["stopped"] = not keep_going
         return keep_going
 
-    result, seconds, peak = measured(barycenter, hist, weights, cost, spacing, solver, return_plans=True,
-                                     progress=geto_progress if progress is not None else None)
-    runs = [_scored_geto(result, seconds, peak, hist, C, dense_max_points, rescore)]
+    run = measured(barycenter, hist, weights, cost, spacing, solver, return_plans=True,
+                   progress=geto_progress if progress is not None else None)
+    result = run.value
+    runs = [_scored_geto(result, run.seconds, run.peak_memory_mb, hist, C, dense_max_points, rescore)]
     if result.status == "optimal" and others and not last["stopped"]:
         assert result.n_variables == count_variables(hist.shape[0], shape)
         baselines = run_baselines(hist, runs[0].objective, weights, cost, spacing, reg, others, solver,

@@ -28,7 +28,28 @@ def _digits():
 
 
 def digit_image(digit: int, n: int = 16, index: int = 0) -> np.ndarray:
-    """The ``index``-th example of ``digit`` in scikit-learn's set, upsampled to ``n x n``, mass 1."""
+    """The ``index``-th example of ``digit`` in scikit-learn's set, upsampled to ``n x n``, mass 1.
+
+    Parameters
+    ----------
+    digit : int
+        The digit, 0 to 9.
+    n : int
+        The side of the output grid, 4 to 128 (bilinear upsampling of the 8 x 8 image).
+    index : int
+        Which example of that digit, from 0 to the number of examples less one (about 180).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, n)``, nonnegative, mass 1.
+
+    Examples
+    --------
+    >>> image = digit_image(3, n=12)
+    >>> image.shape, round(float(image.sum()), 6), bool(image.min() >= 0)
+    ((12, 12), 1.0, True)
+    """
     from scipy.ndimage import zoom
 
     digit = check_range("digit", digit, 0, 9, integer=True)
@@ -42,7 +63,26 @@ def digit_image(digit: int, n: int = 16, index: int = 0) -> np.ndarray:
 
 
 def shape_image(name: str, n: int = 16) -> np.ndarray:
-    """A filled shape on an ``n x n`` grid (anti-aliased by 4x supersampling), mass 1."""
+    """A filled shape on an ``n x n`` grid (anti-aliased by 4x supersampling), mass 1.
+
+    Parameters
+    ----------
+    name : str
+        One of ``SHAPES``: "disk", "ring", "square", "cross", "triangle", "two_blobs".
+    n : int
+        The side of the grid, 4 to 128.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, n)``, nonnegative, mass 1.
+
+    Examples
+    --------
+    >>> image = shape_image("disk", 8)
+    >>> image.shape, round(float(image.sum()), 6), float(image[0, 0])
+    ((8, 8), 1.0, 0.0)
+    """
     check_choice("shape", name, SHAPES)
     n = check_range("n", n, MIN_SIZE, MAX_SIZE, integer=True)
     s = 4 * n

@@ -44,7 +44,25 @@ from core.geto_lp.grid import SeparableCost
 
 @dataclass
 class LayeredLP:
-    """``min c.x  s.t.  A x = rhs, x >= 0`` with the layout needed to read the flows back."""
+    """``min c.x  s.t.  A x = rhs, x >= 0`` with the layout needed to read the flows back.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        The grid ``(n_1, ..., n_d)``.
+    n_hist : int
+        Number of inputs ``M``.
+    c : numpy.ndarray
+        ``(n_variables,)`` objective: ``lambda_m c_k(x_k, t)`` per flow, 0 per barycenter entry.
+    A : scipy.sparse.csc_matrix
+        ``(n_constraints, n_variables)`` flow-conservation rows (the ``M - 1`` redundant ones dropped).
+    rhs : numpy.ndarray
+        ``(n_constraints,)`` right-hand side: ``-a_m`` on layer 0, zero elsewhere.
+    stage_offsets : numpy.ndarray
+        ``(M, d)`` integers: where the flow ``f_m^k`` starts in the variable vector.
+    b_offset : int
+        Where the barycenter ``b`` starts in the variable vector (its last ``N`` entries).
+    """
 
     shape: tuple[int, ...]
     n_hist: int
@@ -100,7 +118,45 @@ def stage_costs(shape: tuple[int, ...], k: int, cost: SeparableCost, spacing: fl
 
 def build_layered_lp(histograms: np.ndarray, weights: np.ndarray, cost: SeparableCost,
                      spacing: tuple[float, ...]) -> LayeredLP:
-    """The LP above for validated inputs (``histograms`` of shape ``(M, *grid)``, mass 1 each)."""
+    """The layered LP of the module docstring for validated inputs, as one sparse matrix.
+
+    Parameters
+    ----------
+    histograms : numpy.ndarray
+        ``(M, n_1, ..., n_d)``, each of mass 1 (as :func:`check_histograms` returns them).
+    weights : numpy.ndarray
+        ``(M,)`` barycentric weights summing to 1.
+    cost : SeparableCost
+        The separable ground cost (:func:`parse_cost`).
+    spacing : tuple of float
+        One grid step per axis.
+
+    Returns
+    -------
+    LayeredLP
+        ``min c.x  s.t.  A x = rhs, x >= 0`` with ``M N sum_k n_k + N`` variables
+        (:func:`count_variables`) and ``M (d + 1) N - (M - 1)`` rows:
+
+        .. math::
+
+            \\min_{f \\ge 0,\\, b \\ge 0} \\sum_m \\lambda_m \\sum_k \\sum_{x, t} c_k(x_k, t)\\, f_m^k(x, t)
+            \\quad \\text{s.t. flow conservation from } a_m \\text{ (layer 0) to } b \\text{ (layer } d).
+
+    Notes
+    -----
+    No validation here: :func:`barycenter` validates and calls this.
+
+    References
+    ----------
+    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026.
+
+    Examples
+    --------
+    >>> hist = check_histograms(np.ones((2, 3, 3)))
+    >>> lp = build_layered_lp(hist, np.array([0.5, 0.5]), parse_cost("l1"), (1.0, 1.0))
+    >>> lp.n_variables == count_variables(2, (3, 3)), lp.A.shape
+    (True, (53, 117))
+    """
     m_hist, shape = histograms.shape[0], tuple(histograms.shape[1:])
     d, n = len(shape), math.prod(shape)
     per_block = n * sum(shape)

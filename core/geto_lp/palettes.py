@@ -32,7 +32,28 @@ MIN_BINS, MAX_BINS = 2, 32
 
 
 def scene_image(scene: str, size: int = 64, seed: int = 0) -> np.ndarray:
-    """A ``size x size x 3`` RGB image in [0, 1]: a smooth random field through ``scene``'s ramp."""
+    """A ``size x size x 3`` RGB image in [0, 1]: a smooth random field through ``scene``'s ramp.
+
+    Parameters
+    ----------
+    scene : str
+        One of ``SCENES``: "sunset", "forest", "sea", "flowers", "desert".
+    size : int
+        The image's side in pixels, 8 to 512.
+    seed : int
+        The layout's seed (the same seed gives the same image).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(size, size, 3)`` RGB values in [0, 1].
+
+    Examples
+    --------
+    >>> image = scene_image("sea", 16, seed=0)
+    >>> image.shape, bool(image.min() >= 0 and image.max() <= 1)
+    ((16, 16, 3), True)
+    """
     from scipy.ndimage import gaussian_filter
 
     ramp = np.array(SCENES[check_choice("scene", scene, tuple(SCENES))])
@@ -50,7 +71,24 @@ def scene_image(scene: str, size: int = 64, seed: int = 0) -> np.ndarray:
 
 
 def bin_centres(bins: int) -> np.ndarray:
-    """``(bins^3, 3)`` RGB centres of the palette grid's bins, in C order."""
+    """``(bins^3, 3)`` RGB centres of the palette grid's bins, in C order.
+
+    Parameters
+    ----------
+    bins : int
+        Bins per colour channel, 2 to 32.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(bins^3, 3)``, the centre ``(index + 1/2) / bins`` of every bin.
+
+    Examples
+    --------
+    >>> bin_centres(2)[[0, 7]]
+    array([[0.25, 0.25, 0.25],
+           [0.75, 0.75, 0.75]])
+    """
     bins = check_range("bins", bins, MIN_BINS, MAX_BINS, integer=True)
     axis = (np.arange(bins) + 0.5) / bins
     return np.stack(np.meshgrid(axis, axis, axis, indexing="ij"), axis=-1).reshape(-1, 3)
@@ -63,7 +101,26 @@ def pixel_bins(image: np.ndarray, bins: int) -> np.ndarray:
 
 
 def colour_histogram(image: np.ndarray, bins: int = 8) -> np.ndarray:
-    """The image's palette: a ``(bins, bins, bins)`` histogram over RGB with mass 1."""
+    """The image's palette: a ``(bins, bins, bins)`` histogram over RGB with mass 1.
+
+    Parameters
+    ----------
+    image : numpy.ndarray
+        ``(H, W, 3)`` RGB values in [0, 1].
+    bins : int
+        Bins per colour channel, 2 to 32.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(bins, bins, bins)``, the share of pixels in each colour bin.
+
+    Examples
+    --------
+    >>> palette = colour_histogram(np.array([[[0.1, 0.1, 0.1], [0.9, 0.9, 0.9]]]), bins=2)
+    >>> palette.shape, float(palette[0, 0, 0]), float(palette[1, 1, 1])
+    ((2, 2, 2), 0.5, 0.5)
+    """
     bins = check_range("bins", bins, MIN_BINS, MAX_BINS, integer=True)
     image = np.asarray(image, dtype=float)
     if image.ndim != 3 or image.shape[2] != 3 or image.min() < 0 or image.max() > 1:
@@ -74,10 +131,36 @@ def colour_histogram(image: np.ndarray, bins: int = 8) -> np.ndarray:
 
 
 def transfer_palette(image: np.ndarray, plan, bins: int) -> np.ndarray:
-    """``image`` recoloured through ``plan`` (sparse ``bins^3 x bins^3``, rows = the image's palette)."""
+    """``image`` recoloured through ``plan`` (sparse ``bins^3 x bins^3``, rows = the image's palette).
+
+    Parameters
+    ----------
+    image : numpy.ndarray
+        ``(H, W, 3)`` RGB values in [0, 1].
+    plan : scipy.sparse matrix or numpy.ndarray
+        ``bins^3 x bins^3`` transport plan from the image's palette (rows) to a target palette.
+    bins : int
+        Bins per colour channel, 2 to 32.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(H, W, 3)``: each pixel of bin ``i`` moved by :math:`T(i) - y_i`, where
+        :math:`T(i) = \\sum_j P_{ij} y_j / \\sum_j P_{ij}` (the barycentric projection), clipped to [0, 1].
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> plan = sp.csr_matrix(([1.0], ([0], [7])), shape=(8, 8))   # send the darkest bin to the lightest
+    >>> transfer_palette(np.full((1, 1, 3), 0.2), plan, bins=2)[0, 0]
+    array([0.7, 0.7, 0.7])
+    """
     import scipy.sparse as sp
 
+    bins = check_range("bins", bins, MIN_BINS, MAX_BINS, integer=True)
     plan = sp.csr_matrix(plan)
+    if plan.shape != (bins**3, bins**3):
+        raise ValueError(f"plan: shape {plan.shape}; allowed {bins**3} x {bins**3} for {bins} bins per channel")
     centres = bin_centres(bins)
     mass = np.asarray(plan.sum(axis=1)).ravel()
     target = np.divide(plan @ centres, mass[:, None], out=centres.copy(), where=mass[:, None] > 0)

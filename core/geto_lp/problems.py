@@ -22,13 +22,43 @@ DEFAULTS = {"digits": ((0, 3), 12), "shapes": (("disk", "cross"), 12), "palettes
 
 @dataclass
 class Problem:
+    """The inputs of one view, ready for :func:`barycenter`.
+
+    Attributes
+    ----------
+    histograms : numpy.ndarray
+        ``(M, *grid)``, each of mass 1.
+    labels : list of str
+        How the page names each input.
+    spacing : float
+        The grid step: 1 for pixels and voxels, ``1 / bins`` for palettes (RGB units).
+    """
+
     histograms: np.ndarray    # (M, *grid)
     labels: list
     spacing: float
 
 
 def input_labels(kind: str, items) -> list:
-    """How the page names each input."""
+    """How the page names each input.
+
+    Parameters
+    ----------
+    kind : {"digits", "shapes", "palettes", "volumes"}
+        The kind of problem.
+    items : sequence
+        Digits 0-9, shape names, scene names or patient numbers.
+
+    Returns
+    -------
+    list of str
+        One label per item.
+
+    Examples
+    --------
+    >>> input_labels("digits", (0, 3)), input_labels("shapes", ("two_blobs",))
+    (['digit 0', 'digit 3'], ['two blobs'])
+    """
     check_choice("inputs", kind, KINDS)
     if kind == "digits":
         return [f"digit {d}" for d in items]
@@ -62,6 +92,18 @@ def problem_inputs(kind: str, items, size: int, seed: int = 0) -> Problem:
     Returns
     -------
     Problem
+        The histograms (mass 1 each), their labels and the grid spacing.
+
+    Raises
+    ------
+    ValueError
+        ``"<field>: ...; allowed ..."`` for an unknown kind, item or a size out of the kind's range.
+
+    Examples
+    --------
+    >>> problem = problem_inputs("shapes", ("disk", "cross"), 8)
+    >>> problem.histograms.shape, problem.labels, problem.spacing
+    ((2, 8, 8), ['disk', 'cross'], 1.0)
     """
     from core.geto_lp.images import digit_image, shape_image
     from core.geto_lp.palettes import colour_histogram

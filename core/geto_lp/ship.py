@@ -17,12 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
+from core.common.assets import asset_dir
 from core.geto_lp.barycenter import BarycenterResult
 from core.geto_lp.baselines import Comparison, SolverRun
 from core.geto_lp.grid import check_weights
 from core.geto_lp.problems import DEFAULTS, KINDS, Problem, problem_inputs
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "geto_lp"
+ASSETS = asset_dir("geto_lp")
 SEED, COST, SOLVER, REG = 0, "sqeuclidean", "highs-ds", 0.01
 POT_LP_LIMIT, DENSE_LIMIT = 150_000, 1_728      # the page's limits for POT's classical LP and dense costs
 

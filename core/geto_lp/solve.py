@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
+import scipy.sparse as sp
 
 from core.common.config import check_choice
 from core.common.progress import report
@@ -68,6 +69,24 @@ _SIMPLEX_LINE = re.compile(rf"^\s*(\d+)\s+({_NUMBER})\s+(?:Pr|Du|Ph)")
 
 @dataclass
 class LPSolution:
+    """What :func:`solve_lp` returns.
+
+    Attributes
+    ----------
+    x : numpy.ndarray or None
+        The optimal solution; None when stopped or not optimal.
+    status : str
+        "optimal", "stopped" or HiGHS's model status text.
+    seconds : float
+        Wall time of the solve.
+    iterations : int
+        Interior-point, simplex and crossover iterations together.
+    last_step : int
+        The last progress step reported.
+    total : int
+        The progress total, as raised during the solve.
+    """
+
     x: Optional[np.ndarray]  # None when stopped or not optimal
     status: str  # "optimal" | "stopped" | HiGHS's model status text
     seconds: float
@@ -97,12 +116,50 @@ def solve_lp(c: np.ndarray, A, rhs: np.ndarray, solver: str = "highs-ipm",
              progress: Optional[Callable] = None, step: int = 0, total: int = 1) -> LPSolution:
     """``min c.x  s.t.  A x = rhs, x >= 0`` (``A`` a scipy CSC matrix), solved scaled (see the module's notes).
 
-    Progress steps are numbered from ``step + 1``; ``total`` is the caller's estimate, raised as
-    needed so that a step never passes it.
+    Parameters
+    ----------
+    c : numpy.ndarray
+        ``(n,)`` objective coefficients.
+    A : scipy.sparse.csc_matrix
+        ``(m, n)`` equality constraint matrix.
+    rhs : numpy.ndarray
+        ``(m,)`` right-hand side.
+    solver : {"highs-ipm", "highs-ds", "highs"}
+        Interior point then crossover, dual simplex, or HiGHS's choice.
+    progress : callable, optional
+        ``progress(step, total, metrics)``, called per HiGHS log line (``iteration``,
+        ``primal_objective``, for the interior point ``dual_objective`` and ``gap``) and as a
+        heartbeat (``seconds``); returning False interrupts HiGHS.
+    step : int
+        Progress steps are numbered from ``step + 1``.
+    total : int
+        The caller's estimate of the total, raised as needed so that a step never passes it.
+
+    Returns
+    -------
+    LPSolution
+        ``x`` (None unless optimal), ``status`` ("optimal", "stopped" or HiGHS's model status),
+        ``seconds``, ``iterations`` and the last progress ``step`` and ``total``.
+
+    Raises
+    ------
+    ValueError
+        ``"solver: ...; allowed ..."`` for an unknown solver, ``"A: ..."`` when the sizes disagree.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> sol = solve_lp(np.array([1.0, 2.0]), sp.csc_matrix(np.array([[1.0, 1.0]])), np.array([1.0]))
+    >>> sol.status, np.round(sol.x, 6).tolist()
+    ('optimal', [1.0, 0.0])
     """
     import highspy
 
     check_choice("solver", solver, SOLVERS)
+    if getattr(A, "ndim", 0) != 2 or A.shape != (np.size(rhs), np.size(c)):
+        raise ValueError(f"A: shape {getattr(A, 'shape', None)} for {np.size(rhs)} rows and {np.size(c)} columns; "
+                         "allowed a sparse matrix of shape (len(rhs), len(c))")
+    A = A.tocsc() if hasattr(A, "tocsc") else sp.csc_matrix(A)
     h = highspy.Highs()
     for name, value in _options(solver, A.shape[1]).items():
         h.setOptionValue(name, value)

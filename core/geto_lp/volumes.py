@@ -24,6 +24,18 @@ MIN_SIZE, MAX_SIZE = 6, 48
 
 @dataclass
 class Surface:
+    """A triangulated isosurface in grid-index coordinates.
+
+    Attributes
+    ----------
+    vertices : numpy.ndarray
+        ``(V, 3)`` vertex positions, in grid-index coordinates.
+    faces : numpy.ndarray
+        ``(F, 3)`` integer vertex indices of the triangles.
+    level : float
+        The density level of the surface (:func:`mass_level`).
+    """
+
     vertices: np.ndarray  # (V, 3) in grid-index coordinates
     faces: np.ndarray  # (F, 3) vertex indices of triangles
     level: float
@@ -38,7 +50,26 @@ def _rotation(rng: np.random.Generator, max_degrees: float) -> np.ndarray:
 
 
 def organ_volume(n: int = 12, seed: int = 0) -> np.ndarray:
-    """A seeded organ-like density on an ``n x n x n`` grid, mass 1."""
+    """A seeded organ-like density on an ``n x n x n`` grid, mass 1.
+
+    Parameters
+    ----------
+    n : int
+        Voxels per side, 6 to 48.
+    seed : int
+        The "patient": its scale, rotation, shift and texture.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, n, n)``, nonnegative, mass 1.
+
+    Examples
+    --------
+    >>> volume = organ_volume(8, seed=1)
+    >>> volume.shape, round(float(volume.sum()), 6)
+    ((8, 8, 8), 1.0)
+    """
     from scipy.ndimage import gaussian_filter
 
     n = check_range("n", n, MIN_SIZE, MAX_SIZE, integer=True)
@@ -63,21 +94,60 @@ def mass_level(volume: np.ndarray, mass: float) -> float:
 
     Ours: a level by enclosed mass rather than by a fraction of the maximum, because an exact LP
     barycenter is a vertex of its polytope and can be spiky, so its maximum says little.
+
+    Parameters
+    ----------
+    volume : numpy.ndarray
+        A finite, nonnegative density with positive mass (any shape).
+    mass : float
+        The share of the total mass to enclose, in (0, 1).
+
+    Returns
+    -------
+    float
+        The largest level :math:`t` with :math:`\\sum_{v \\ge t} v \\ge` ``mass`` of the total.
+
+    Examples
+    --------
+    >>> mass_level(np.array([0.5, 0.3, 0.2]), 0.6)
+    0.3
     """
     mass = check_range("mass", mass, 0.0, 1.0, low_open=True, high_open=True)
-    values = np.sort(np.asarray(volume, dtype=float).reshape(-1))[::-1]
+    volume = np.asarray(volume, dtype=float)
+    if volume.size == 0 or not np.all(np.isfinite(volume)) or volume.min() < 0 or volume.sum() <= 0:
+        raise ValueError(f"volume: shape {volume.shape}; allowed a finite nonnegative array with positive mass")
+    values = np.sort(volume.reshape(-1))[::-1]
     cumulative = np.cumsum(values) / values.sum()
     return float(values[min(np.searchsorted(cumulative, mass), values.size - 1)])
 
 
 def isosurface(volume: np.ndarray, mass: float = 0.6) -> Surface:
-    """The surface enclosing the densest ``mass`` of ``volume`` (PyVista's contour filter)."""
+    """The surface enclosing the densest ``mass`` of ``volume`` (PyVista's contour filter).
+
+    Parameters
+    ----------
+    volume : numpy.ndarray
+        ``(n_1, n_2, n_3)`` finite, nonnegative density with positive mass.
+    mass : float
+        The share of the total mass inside the surface, in (0, 1).
+
+    Returns
+    -------
+    Surface
+        Its vertices (grid-index coordinates), triangles and level.
+
+    Examples
+    --------
+    >>> surface = isosurface(organ_volume(8, seed=0), mass=0.6)
+    >>> surface.vertices.shape[1], surface.faces.shape[1], len(surface.faces) > 0
+    (3, 3, True)
+    """
+    volume = np.asarray(volume, dtype=float)
+    if volume.ndim != 3:
+        raise ValueError(f"volume: shape {volume.shape}; allowed a finite nonnegative 3-D array with mass")
+    level = mass_level(volume, mass)   # validates before PyVista is imported
     import pyvista as pv
 
-    volume = np.asarray(volume, dtype=float)
-    if volume.ndim != 3 or not np.all(np.isfinite(volume)) or volume.sum() <= 0:
-        raise ValueError(f"volume: shape {volume.shape}; allowed a finite nonnegative 3-D array with mass")
-    level = mass_level(volume, mass)
     grid = pv.ImageData(dimensions=volume.shape)
     grid.point_data["density"] = volume.ravel(order="F")  # ImageData points run x fastest
     surface = grid.contour([level], scalars="density").triangulate()

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.common.config import check_range
+from core.common.config import check_choice, check_range
 from core.common.progress import report
+from core.common.seeding import check_seed
 from core.grace.compare import FIT_SEED, N_FIT, N_TEST, TEST_SEED
 from core.grace.grace import fit_grace
 from core.grace.metrics import reconstruction_cosine, sparsity, trustworthiness
@@ -85,6 +86,11 @@ def fit_tradeoff(fit_embeddings, test_embeddings, vocabulary, concepts, geometry
     """
     check_range("geometry", geometry, 0.0, 100.0)
     steps = check_range("steps", steps, 1, 100_000, integer=True)
+    seed = check_seed(seed)
+    sparsities = tuple(sparsities)
+    if not sparsities:
+        raise ValueError("sparsities: empty; allowed one or more α in [0, 10]")
+    sparsities = tuple(check_range("sparsities", a, 0.0, 10.0) for a in sparsities)
     chunks = math.ceil(steps / REPORT_EVERY) + 1          # loss reports, then the scored one
     total = len(sparsities) * chunks
     rows, stopped = [], False
@@ -123,7 +129,8 @@ def refit_curve(geometry: float = 1.0, full: bool = False, n_fit: int = N_FIT, n
     full : bool
         Every α of the shipped curves (``CURVE_SPARSITY``) instead of ``LIGHT``.
     n_fit, n_test : int
-        Scenes fitted on (seed ``FIT_SEED``) and scored on (seed ``TEST_SEED``); at the defaults, and
+        Scenes fitted on (seed ``FIT_SEED``, 2 to 100,000) and scored on (seed ``TEST_SEED``, 21 to
+        100,000); every argument is checked before any model is loaded. At the defaults, and
         with no ``model``, the shipped embeddings of exactly those scenes are used.
     seed, steps : int
         As for :func:`fit_grace`.
@@ -137,6 +144,11 @@ def refit_curve(geometry: float = 1.0, full: bool = False, n_fit: int = N_FIT, n
     RefitCurve
     """
     check_range("geometry", geometry, 0.0, 100.0)
+    check_choice("full", full, (False, True))
+    n_fit = check_range("n_fit", n_fit, 2, 100_000, integer=True)
+    n_test = check_range("n_test", n_test, 21, 100_000, integer=True)    # trustworthiness: 10 neighbours < n/2
+    steps = check_range("steps", steps, 1, 100_000, integer=True)
+    seed = check_seed(seed)
     sparsities = CURVE_SPARSITY if full else LIGHT
     if model is None and (n_fit, n_test) == (N_FIT, N_TEST):
         from core.grace.shipped import load_embeddings, load_shipped

@@ -28,8 +28,27 @@ def check_embeddings(name: str, x, dim: int | None = None) -> np.ndarray:
     return x
 
 
+def check_vocabulary(vocabulary, n_concepts: int) -> list:
+    """``vocabulary`` as a list of str, one word per concept embedding, else a ValueError naming the field."""
+    words = [vocabulary] if isinstance(vocabulary, str) else list(vocabulary)
+    if len(words) != n_concepts:
+        raise ValueError(f"vocabulary: {len(words)} words for {n_concepts} concept embeddings; "
+                         "allowed one word per row")
+    return [str(w) for w in words]
+
+
 @dataclass
 class Space:
+    """The centred space: the fitted image mean and mean radius (see the module docstring).
+
+    Attributes
+    ----------
+    image_mean : numpy.ndarray
+        [d] mean of the unit image embeddings, μ_image.
+    radius : float
+        Mean ‖x − μ_image‖ of the fitted embeddings, ρ.
+    """
+
     image_mean: np.ndarray     # [d]
     radius: float              # mean ‖x − μ_image‖ of the fitted embeddings
 
@@ -54,7 +73,19 @@ def concept_directions(concept_embeddings: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Decomposition:
-    """Codes over named concepts: ``encode`` maps embeddings to codes [n, k], ``reconstruct`` back."""
+    """Codes over named concepts: ``encode`` maps embeddings to codes [n, k], ``reconstruct`` back.
+
+    Attributes
+    ----------
+    vocabulary : list of str
+        The concepts' names, one per row of ``dictionary``.
+    dictionary : numpy.ndarray
+        [k, d] rows in the centred space.
+    space : Space
+        The centred space the codes decode into.
+    method : str
+        The method's display name.
+    """
 
     vocabulary: list
     dictionary: np.ndarray     # [k, d] rows in the centred space

@@ -1,6 +1,7 @@
-"""Train the small CLIP from scratch on seeded scenes and clips; writes assets/grace/clip.
+"""Train the small CLIP from scratch on seeded scenes and clips (a library: the command is ship's).
 
-    python -m core.grace.train_clip 1200       # 1,200 steps: about 30 minutes on one core of a busy machine
+    python -m core.grace.ship clip 1200     # writes assets/grace/clip; 1,200 steps: about 30 minutes
+                                            # on one core of a busy machine
 
 Captions name a random subset of the main object's attributes, its texture and its clutter ("a red
 object", "a large striped circle on the left with a tiny blue square"), so one caption is true of many
@@ -13,15 +14,14 @@ the batch entries its caption is true of, instead of pretending the one paired e
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import torch
 from torch.nn import functional as F
 
-from core.common.progress import TqdmProgress, report
-from core.common.seeding import make_rng, torch_seeded
-from core.grace.clip import ASSETS, TinyCLIP, embed_images, embed_texts, tokenize
+from core.common.config import check_range
+from core.common.progress import report
+from core.common.seeding import check_seed, make_rng, torch_seeded
+from core.grace.clip import TinyCLIP, embed_images, embed_texts, tokenize
 from core.grace.metrics import zero_shot_accuracy, zero_shot_prompts
 from core.grace.scenes import caption, make_scenes
 
@@ -86,6 +86,17 @@ def batch_loss(model, scenes, rng, video: bool):
 
 def train_clip(steps: int = 3000, batch: int = 192, video_batch: int = 32, lr: float = 2e-3, seed: int = SEED,
                progress=None) -> TinyCLIP:
+    """Train a fresh :class:`TinyCLIP` with the multi-positive contrastive loss of the module docstring.
+
+    Every argument is checked before anything is built: ``steps`` 1..1,000,000, ``batch`` 2..4,096,
+    ``video_batch`` 2..1,024, ``lr`` in (0, 1], ``seed`` 0..2**32 - 1. ``progress(step, steps, metrics)``
+    returning False stops training and returns the model as it stands (in eval mode).
+    """
+    steps = check_range("steps", steps, 1, 1_000_000, integer=True)
+    batch = check_range("batch", batch, 2, 4096, integer=True)
+    video_batch = check_range("video_batch", video_batch, 2, 1024, integer=True)
+    lr = check_range("lr", lr, 0.0, 1.0, low_open=True)
+    seed = check_seed(seed)
     rng = make_rng(seed)
     with torch_seeded(seed):
         model = TinyCLIP()
@@ -122,22 +133,3 @@ def evaluate(model, n: int = 1000, seed: int = 12345) -> dict:
         for name, acc in zero_shot_accuracy(emb, scenes.attributes, text).items():
             out[f"{'video' if video else 'image'}/{name}"] = acc
     return out
-
-
-def ship(steps: int = 3000) -> dict:
-    from core.common.checkpoint import save_checkpoint
-
-    start = time.perf_counter()
-    model = train_clip(steps, progress=TqdmProgress(desc="train small CLIP"))
-    accuracy = evaluate(model)
-    meta = {"seed": SEED, "steps": steps, "train_seconds": round(time.perf_counter() - start, 1),
-            "zero_shot_accuracy": accuracy, "made_by": "python -m core.grace.train_clip"}
-    save_checkpoint(ASSETS / "clip", model.state_dict(), {"projection_dim": 32, "steps": steps}, meta)
-    return meta
-
-
-if __name__ == "__main__":
-    import json
-    import sys
-
-    print(json.dumps(ship(int(sys.argv[1]) if len(sys.argv) > 1 else 3000), indent=2))

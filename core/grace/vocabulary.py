@@ -6,11 +6,10 @@ the concepts without importing torch or transformers. ``ASSETS`` is where every 
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from core.common.assets import asset_dir
 from core.grace.scenes import ATTRIBUTES, HIDDEN, MOTIONS, VIDEO_ATTRIBUTES
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "grace"
+ASSETS = asset_dir("grace")
 PAD, BOS, UNK, EOS = 0, 1, 2, 3
 GLUE = ("a", "an", "object", "on", "the", "moving", "and", "tiny", "with")
 DISTRACTORS = ("pink", "brown", "star", "hexagon", "oval", "dotted", "centre", "spinning", "dog", "tree")
@@ -20,19 +19,34 @@ TOKEN = {w: i + 4 for i, w in enumerate(WORDS)}
 MAX_LEN = 28
 
 
-def default_vocabulary(video: bool = False) -> list:
-    """Concept words: every attribute value as make_scenes names it (motions for clips, positions
-    for images), then distractor words the captions never use. The texture words ("striped") are
-    left out on purpose: the unnamed concept of the world (see ``scenes.py``).
+def default_vocabulary(video: bool = False) -> list[str]:
+    """The concept words: every attribute value as make_scenes names it, then distractor words.
+
+    Positions for images, motions for clips, then distractor words the captions never use ("pink",
+    "dog"). The texture words ("striped") are left out on purpose: the unnamed concept of the world
+    (see ``scenes.py``).
 
     Parameters
     ----------
-    video : bool
+    video : bool, default False
         Clips' vocabulary (motions instead of positions).
 
     Returns
     -------
     list of str
+        29 words: 6 shapes, 6 colours, 3 sizes, 4 positions or motions, 10 distractors.
+
+    References
+    ----------
+    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes).
+
+    Examples
+    --------
+    >>> words = default_vocabulary()
+    >>> len(words), words[:3], "striped" in words
+    (29, ['circle', 'square', 'triangle'], False)
+    >>> default_vocabulary(video=True)[15:19]
+    ['leftward', 'rightward', 'upward', 'downward']
     """
     names = VIDEO_ATTRIBUTES if video else ATTRIBUTES
     return [v for values in names.values() for v in values] + list(DISTRACTORS)

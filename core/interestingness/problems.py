@@ -19,7 +19,9 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-BANK = Path(__file__).resolve().parents[2] / "assets" / "interestingness" / "problems.json"
+from core.common.assets import asset_dir
+
+BANK = asset_dir("interestingness") / "problems.json"
 TOPICS = ("algebra", "number theory", "combinatorics", "geometry", "analysis", "probability")
 SOURCES = ("original", "generated", "imported")
 RATIONALES = ("surprising result", "elegant solution", "connects areas", "simple to state", "challenging",
@@ -31,6 +33,24 @@ ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem of a bank: what participants and raters see, with its metadata.
+
+    Attributes
+    ----------
+    id : str
+        1-64 letters, digits, ``_``, ``.`` or ``-``; unique within a bank.
+    statement : str
+        The problem in Markdown with LaTeX, 1 to 4,000 characters.
+    topic : str
+        One of ``TOPICS``.
+    difficulty : int
+        The author's difficulty, 1 (easy) to 5.
+    source : str
+        One of ``SOURCES``: ``"original"``, ``"generated"`` or ``"imported"``.
+    answer : str or None
+        An optional answer (at most 1,000 characters), never shown to participants.
+    """
+
     id: str
     statement: str
     topic: str
@@ -95,7 +115,48 @@ def validate_problem(problem: Problem, where: str = "problem") -> Problem:
 
 
 def parse_problems(text: str, fmt: str, default_source: str = "imported") -> list[Problem]:
-    """Problems from CSV or JSON text; raises ValueError naming the first bad row and field."""
+    r"""Problems from CSV or JSON text, every row checked; the first bad row and field are named.
+
+    CSV: a header row with the columns ``id, statement, topic, difficulty`` (required) and
+    ``source, answer`` (optional), an optional UTF-8 byte-order mark. JSON: a list of objects or
+    ``{"problems": [...]}``, every text field a JSON string, the difficulty an integer or a one-digit
+    string. 1 to 5,000 problems with unique ids; nothing half-valid is returned.
+
+    Parameters
+    ----------
+    text : str
+        The file's contents.
+    fmt : {"csv", "json"}
+        The format of ``text``.
+    default_source : str, default "imported"
+        The source given to rows that name none; one of ``SOURCES``.
+
+    Returns
+    -------
+    list of Problem
+        In the order of the rows.
+
+    Raises
+    ------
+    ValueError
+        ``"row 3 (p7).topic: 'topology' is not allowed; allowed algebra, ..."`` and the like; ``fmt``
+        or ``file`` named for a wrong format or an unreadable file.
+
+    References
+    ----------
+    .. [1] The NeurIPS 2026 interestingness paper (title not recorded in our notes): people and LLMs
+       rate how interesting mathematical problems are. The file formats are ours.
+
+    Examples
+    --------
+    >>> text = "id,statement,topic,difficulty\np1,Is $2^{61}-1$ prime?,number theory,2\n"
+    >>> [(p.id, p.topic, p.difficulty, p.source) for p in parse_problems(text, "csv")]
+    [('p1', 'number theory', 2, 'imported')]
+    >>> parse_problems(text.replace("number theory", "topology"), "csv")
+    Traceback (most recent call last):
+    ...
+    ValueError: row 1 (p1).topic: 'topology' is not allowed; allowed algebra, ...
+    """
     if fmt not in ("csv", "json"):
         raise ValueError(f"fmt: {fmt!r} is not allowed; allowed csv, json")
     if not isinstance(text, str):
@@ -128,7 +189,37 @@ def parse_problems(text: str, fmt: str, default_source: str = "imported") -> lis
 
 
 def import_problems(path: str | Path, default_source: str = "imported") -> list[Problem]:
-    """Problems from a .csv or .json file (see :func:`parse_problems`)."""
+    """Problems from a .csv or .json file, checked row by row (see :func:`parse_problems`).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A file whose suffix (``.csv`` or ``.json``, any case) gives its format; read as UTF-8.
+    default_source : str, default "imported"
+        The source given to rows that name none; one of ``SOURCES``.
+
+    Returns
+    -------
+    list of Problem
+        In the order of the file's rows.
+
+    Raises
+    ------
+    ValueError
+        ``"path: ...; allowed .csv, .json"`` for another suffix, else as :func:`parse_problems`.
+
+    References
+    ----------
+    .. [1] The NeurIPS 2026 interestingness paper (title not recorded in our notes): people and LLMs
+       rate how interesting mathematical problems are. The file formats are ours.
+
+    Examples
+    --------
+    >>> from core.interestingness.problems import BANK
+    >>> problems = import_problems(BANK, default_source="original")
+    >>> len(problems), problems[0].source
+    (66, 'original')
+    """
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in ("csv", "json"):
@@ -137,5 +228,22 @@ def import_problems(path: str | Path, default_source: str = "imported") -> list[
 
 
 def load_problem_bank() -> list[Problem]:
-    """The shipped original problems (assets/interestingness/problems.json)."""
+    """The shipped bank of original problems (``assets/interestingness/problems.json``), validated.
+
+    Returns
+    -------
+    list of Problem
+        66 problems written for Paperlab, every one with ``source == "original"``, over all ``TOPICS``.
+
+    References
+    ----------
+    .. [1] The NeurIPS 2026 interestingness paper (title not recorded in our notes): people and LLMs
+       rate how interesting mathematical problems are. The file formats are ours.
+
+    Examples
+    --------
+    >>> bank = load_problem_bank()
+    >>> len(bank), sorted({p.topic for p in bank}) == sorted(TOPICS), {p.source for p in bank}
+    (66, True, {'original'})
+    """
     return import_problems(BANK, default_source="original")

@@ -56,7 +56,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy import create_engine, event, func, select, update
+from sqlalchemy import create_engine, event, func, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import sessionmaker
 
@@ -67,6 +67,7 @@ from core.interestingness.safety import MAX_PARAM, check_http_url, check_text, c
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATION_LOCK = 74_201_226            # PostgreSQL advisory lock held while a process runs the migrations
 POPULATIONS = ("college", "olympiad")
 MAX_COMMENT = 2000
 MAX_BACKGROUND = 2000               # characters of a participant's background answers as JSON
@@ -173,6 +174,26 @@ def _background(value) -> dict | None:
 
 @dataclass(frozen=True)
 class Item:
+    """The next thing a participant is shown: a problem to rate or an attention check.
+
+    Attributes
+    ----------
+    id : str
+        The problem's id, or the attention check's id.
+    kind : str
+        ``"problem"`` or ``"attention"``.
+    position : int
+        0-based place of the item in the participant's sequence.
+    total : int
+        Items in the participant's sequence.
+    statement : str
+        The problem, or the attention check's instruction.
+    topic : str or None
+        The problem's topic; None for an attention check.
+    expected : dict or None
+        Attention checks: the answer asked for, ``{"interestingness": a, "difficulty": b}``.
+    """
+
     id: str
     kind: str                       # "problem" or "attention"
     position: int                   # 0-based
@@ -244,6 +265,8 @@ class StudyStore:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":   # replicas starting together migrate one at a time
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
 

@@ -26,7 +26,8 @@ effective rank against the dimension only.
 """
 
 from core.kernel_conformal.conformal import (Region, SplitConformalRegressor, conformal_quantile, conformal_rank)
-from core.kernel_conformal.data import LAW_LABELS, LAWS, RegressionData, linnerud, macro_var, make_regression
+from core.kernel_conformal.data import (LAW_LABELS, LAWS, RealData, RegressionData, linnerud, macro_var,
+                                        make_regression)
 from core.kernel_conformal.experiment import (CompareConfig, Comparison, CoverageCheck, Sweep, compare_scores,
                                               coverage_check, make_regressor, sweep)
 from core.kernel_conformal.kernels import (KERNEL_LABELS, KERNELS, MultivariateKernelScore, effective_dimension,
@@ -42,7 +43,8 @@ __all__ = [
     "CLAIMS", "MultivariateKernelScore", "KERNELS", "KERNEL_LABELS", "kernel_matrix", "median_distance",
     "effective_rank", "effective_dimension", "GlobalEllipsoid", "LocalEllipsoid", "CoordinateMax", "MapieScore",
     "KernelScore", "make_score", "SCORES", "SCORE_LABELS", "SplitConformalRegressor", "Region",
-    "conformal_quantile", "conformal_rank", "LAWS", "LAW_LABELS", "RegressionData", "make_regression", "linnerud",
+    "conformal_quantile", "conformal_rank", "LAWS", "LAW_LABELS", "RegressionData", "RealData", "make_regression",
+    "linnerud",
     "macro_var", "CompareConfig", "Comparison", "compare_scores", "Sweep", "sweep", "CoverageCheck",
     "coverage_check", "make_regressor", "MonteCarloVolume", "ellipsoid_volume", "monte_carlo_volume",
     "RegionView", "region_view",

@@ -32,7 +32,21 @@ N_FEATURES = 3
 
 @dataclass
 class RegressionData:
-    """Fit, calibration and test splits of one multi-output regression."""
+    """Fit, calibration and test splits of one multi-output regression.
+
+    Attributes
+    ----------
+    X_fit, Y_fit : numpy.ndarray
+        ``(n_fit, 3)`` inputs and ``(n_fit, d)`` outputs the regressor and the score are fitted on.
+    X_cal, Y_cal : numpy.ndarray
+        The calibration split.
+    X_test, Y_test : numpy.ndarray
+        The test split.
+    law : str
+        The residual law.
+    dim : int
+        The output dimension d.
+    """
 
     X_fit: np.ndarray
     Y_fit: np.ndarray
@@ -79,35 +93,120 @@ def sample_law(law: str, d: int, n: int, seed: int, part: str = "sample") -> tup
 
 def make_regression(law: str = "banana", dim: int = 2, n_fit: int = 400, n_cal: int = 400, n_test: int = 1000,
                     seed: int = 0) -> RegressionData:
-    """A seeded generated regression with independent fit, calibration and test draws."""
+    """A seeded generated regression with independent fit, calibration and test draws.
+
+    Parameters
+    ----------
+    law : {"banana", "bimodal", "heteroscedastic", "gaussian"}
+        The residual law (see the module docstring).
+    dim : int
+        Output dimension d, 1 to 20.
+    n_fit : int
+        Rows of the fit split, >= 2.
+    n_cal : int
+        Rows of the calibration split, >= 1.
+    n_test : int
+        Rows of the test split, >= 1.
+    seed : int
+        The draws (the coefficient matrix B depends on d only).
+
+    Returns
+    -------
+    RegressionData
+        :math:`x \\sim U[-1, 1]^3`, :math:`y = x B + \\varepsilon`, ε from ``law``, in three independent splits.
+
+    Examples
+    --------
+    >>> data = make_regression("banana", dim=2, n_fit=50, n_cal=50, n_test=20, seed=0)
+    >>> data.X_fit.shape, data.Y_fit.shape, data.Y_test.shape
+    ((50, 3), (50, 2), (20, 2))
+    """
     if law not in LAWS:
         raise ValueError(f"law: {law!r} is not an option; allowed {', '.join(map(repr, LAWS))}")
-    if not (isinstance(dim, (int, np.integer)) and 1 <= dim <= 20):
+    if isinstance(dim, bool) or not (isinstance(dim, (int, np.integer)) and 1 <= dim <= 20):
         raise ValueError(f"dim: {dim!r} is out of range; allowed integers in [1, 20]")
+    for name, n, low in (("n_fit", n_fit, 2), ("n_cal", n_cal, 1), ("n_test", n_test, 1)):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < low:
+            raise ValueError(f"{name}: {n!r} is out of range; allowed an integer >= {low}")
     parts = [sample_law(law, int(dim), int(n), seed, name) for name, n in (("fit", n_fit), ("cal", n_cal),
                                                                             ("test", n_test))]
     return RegressionData(*parts[0], *parts[1], *parts[2], law=law, dim=int(dim))
 
 
-def linnerud() -> tuple[np.ndarray, np.ndarray]:
-    """scikit-learn's linnerud: X (20, 3) exercises, Y (20, 3) weight, waist, pulse."""
+@dataclass
+class RealData:
+    """A real multi-output regression: inputs, outputs and their names.
+
+    Attributes
+    ----------
+    X : numpy.ndarray
+        ``(n, p)`` inputs.
+    Y : numpy.ndarray
+        ``(n, d)`` outputs.
+    inputs : list of str
+        The inputs' names.
+    outputs : list of str
+        The outputs' names.
+    """
+
+    X: np.ndarray
+    Y: np.ndarray
+    inputs: list
+    outputs: list
+
+
+def linnerud() -> RealData:
+    """scikit-learn's linnerud: X (20, 3) exercises, Y (20, 3) weight, waist, pulse.
+
+    Returns
+    -------
+    RealData
+        20 rows; inputs Chins, Situps, Jumps; outputs Weight, Waist, Pulse.
+
+    Examples
+    --------
+    >>> data = linnerud()
+    >>> data.X.shape, data.outputs
+    ((20, 3), ['Weight', 'Waist', 'Pulse'])
+    """
     from sklearn.datasets import load_linnerud
 
     data = load_linnerud()
-    return np.asarray(data.data, float), np.asarray(data.target, float)
+    return RealData(np.asarray(data.data, float), np.asarray(data.target, float), list(data.feature_names),
+                    list(data.target_names))
 
 
 MACRO_SERIES = ("realgdp", "realcons", "realinv")
 
 
-def macro_var(lags: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def macro_var(lags: int = 2) -> RealData:
     """statsmodels' macrodata as a VAR(lags) regression: X (T - lags, 3 lags), Y (T - lags, 3).
 
     y_t = 100 * diff(log(series)); row t of X is (y_(t-1), ..., y_(t-lags)).
+
+    Parameters
+    ----------
+    lags : int
+        The VAR order p, 1 to 12.
+
+    Returns
+    -------
+    RealData
+        ``X`` of shape ``(T - p, 3 p)`` (lag 1's three series first), ``Y`` of shape ``(T - p, 3)``
+        for realgdp, realcons, realinv, with T = 202 quarterly log-differences.
+
+    Examples
+    --------
+    >>> data = macro_var(2)
+    >>> data.X.shape, data.Y.shape, data.inputs[:3]
+    ((200, 6), (200, 3), ['realgdp[t-1]', 'realcons[t-1]', 'realinv[t-1]'])
     """
+    if isinstance(lags, bool) or not isinstance(lags, (int, np.integer)) or not 1 <= lags <= 12:
+        raise ValueError(f"lags: {lags!r} is out of range; allowed an integer in [1, 12]")
     from statsmodels.datasets import macrodata
 
     frame = macrodata.load_pandas().data
     y = 100.0 * np.diff(np.log(frame[list(MACRO_SERIES)].to_numpy(float)), axis=0)
     X = np.hstack([y[lags - k - 1: len(y) - k - 1] for k in range(lags)])
-    return X, y[lags:]
+    inputs = [f"{name}[t-{k + 1}]" for k in range(lags) for name in MACRO_SERIES]
+    return RealData(X, y[lags:], inputs, list(MACRO_SERIES))

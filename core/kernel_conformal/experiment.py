@@ -10,6 +10,7 @@ The volume ratio MKS / ellipsoid is reported with a normal interval from the Mon
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,16 +18,41 @@ from core.common.config import Config, choice, param
 from core.common.progress import report
 from core.common.seeding import derive_seed
 from core.kernel_conformal.conformal import SplitConformalRegressor, conformal_rank
-from core.kernel_conformal.data import LAWS, make_regression
+from core.kernel_conformal.data import LAWS, RegressionData, make_regression
 from core.kernel_conformal.kernels import KERNELS, effective_dimension, effective_rank
-from core.kernel_conformal.scores import make_score
+from core.kernel_conformal.scores import SCORES, make_score
 from core.kernel_conformal.volume import box_volume, ellipsoid_volume, monte_carlo_volume
+
+if TYPE_CHECKING:   # scikit-learn is imported where a regressor is made, not with the package
+    from sklearn.base import RegressorMixin
 
 REGRESSORS = ("linear", "knn", "random_forest")
 BASE_SCORES = ("mks", "ellipsoid", "local_ellipsoid", "coordinate_max")
 
 
-def make_regressor(name: str, seed: int = 0):
+def make_regressor(name: str, seed: int = 0) -> RegressorMixin:
+    """A fresh multi-output scikit-learn regressor by name.
+
+    Parameters
+    ----------
+    name : {"linear", "knn", "random_forest"}
+        LinearRegression, KNeighborsRegressor (20 neighbours) or RandomForestRegressor (50 trees,
+        leaves of at least 5; ours).
+    seed : int
+        The forest's ``random_state`` (``derive_seed(seed, "forest")``); the others ignore it.
+
+    Returns
+    -------
+    sklearn.base.RegressorMixin
+        Unfitted; every one of them accepts 2-D targets.
+
+    Examples
+    --------
+    >>> type(make_regressor("knn")).__name__
+    'KNeighborsRegressor'
+    """
+    if name not in REGRESSORS:
+        raise ValueError(f"regressor: {name!r} is not an option; allowed {', '.join(map(repr, REGRESSORS))}")
     from sklearn.ensemble import RandomForestRegressor
     from sklearn.linear_model import LinearRegression
     from sklearn.neighbors import KNeighborsRegressor
@@ -42,20 +68,31 @@ def make_regressor(name: str, seed: int = 0):
 
 @dataclass(frozen=True)
 class CompareConfig(Config):
+    """One comparison of the scores: the data, MKS's settings, the level and the volume estimate.
+
+    ``n_cal`` must be large enough for ``alpha`` (``ceil((n_cal + 1)(1 - alpha)) <= n_cal``).
+
+    Examples
+    --------
+    >>> config = CompareConfig(dim=3, mapie=True)
+    >>> config.scores()
+    ('mks', 'ellipsoid', 'local_ellipsoid', 'coordinate_max', 'mapie')
+    """
+
     law: str = choice("banana", LAWS, doc="residual law")
     dim: int = param(2, low=2, high=10, integer=True, doc="output dimension d")
     alpha: float = param(0.1, low=0.01, high=0.5, doc="miscoverage level")
-    kernel: str = choice("rbf", KERNELS)
+    kernel: str = choice("rbf", KERNELS, doc="MKS's kernel")
     bandwidth_scale: float = param(0.5, low=0.05, high=10.0, doc="bandwidth as a multiple of the median distance")
     lam: float = param(0.01, low=1e-5, high=10.0, doc="ridge on the kernel covariance operator")
-    centred: bool = choice(True, (True, False))
-    n_fit: int = param(400, low=20, high=5000, integer=True)
-    n_cal: int = param(400, low=20, high=5000, integer=True)
-    n_test: int = param(1000, low=20, high=20000, integer=True)
-    mc_samples: int = param(20000, low=1000, high=200000, integer=True)
-    regressor: str = choice("linear", REGRESSORS)
+    centred: bool = choice(True, (True, False), doc="centre MKS's embedding (False: the GP-variance form)")
+    n_fit: int = param(400, low=20, high=5000, integer=True, doc="rows of the fit split")
+    n_cal: int = param(400, low=20, high=5000, integer=True, doc="rows of the calibration split")
+    n_test: int = param(1000, low=20, high=20000, integer=True, doc="rows of the test split")
+    mc_samples: int = param(20000, low=1000, high=200000, integer=True, doc="importance samples of MKS's volume")
+    regressor: str = choice("linear", REGRESSORS, doc="the multi-output regressor")
     mapie: bool = choice(False, (True, False), doc="add MAPIE's learned-Sigma(x) score (trains a torch network)")
-    mapie_epochs: int = param(60, low=1, high=1000, integer=True)
+    mapie_epochs: int = param(60, low=1, high=1000, integer=True, doc="epochs of MAPIE's network")
 
     def validate(self) -> None:
         if conformal_rank(self.n_cal, self.alpha) > self.n_cal:
@@ -63,12 +100,43 @@ class CompareConfig(Config):
                              f"n_cal >= {int(np.ceil(1 / self.alpha)) - 1}")
 
     def scores(self) -> tuple[str, ...]:
+        """The scores compared: MKS, the global and local ellipsoids, the box, and MAPIE if asked."""
         return BASE_SCORES + (("mapie",) if self.mapie else ())
 
 
 @dataclass
 class Comparison:
-    """One seed: each score's coverage, threshold and region volume (with MC error for MKS)."""
+    """One seed: each score's coverage, threshold and region volume (with MC error for MKS).
+
+    Attributes
+    ----------
+    config : CompareConfig
+        The comparison's configuration.
+    seed : int
+        The data's seed.
+    scores : list of str
+        The scores, MKS first and the global ellipsoid second.
+    coverage : numpy.ndarray
+        ``(S,)`` share of test points inside their region.
+    threshold : numpy.ndarray
+        ``(S,)`` each score's conformal threshold.
+    volume : numpy.ndarray
+        ``(S,)`` region volume in residual space (the mean over test inputs for x-dependent ones).
+    volume_se : numpy.ndarray
+        ``(S,)`` its standard error (Monte Carlo for MKS, over test inputs for x-dependent ones).
+    ratio_mks_ellipsoid : float
+        vol(MKS) / vol(global ellipsoid).
+    ratio_low, ratio_high : float
+        Its 95% normal interval from the Monte Carlo error.
+    effective_rank : float
+        Of MKS's empirical covariance operator.
+    effective_dimension : float
+        Its λ-effective dimension.
+    plateau : float
+        MKS's limit far from the data.
+    eigenvalues : numpy.ndarray
+        The operator's eigenvalues, descending.
+    """
 
     config: CompareConfig
     seed: int
@@ -86,7 +154,15 @@ class Comparison:
     eigenvalues: np.ndarray = field(repr=False, default=None)
 
     def get(self, name: str, what: str = "volume") -> float:
+        """One score's value of one per-score field (``volume``, ``coverage``, ...)."""
         return float(getattr(self, what)[self.scores.index(name)])
+
+
+def _check_config(config) -> CompareConfig:
+    config = CompareConfig() if config is None else config
+    if not isinstance(config, CompareConfig):
+        raise ValueError(f"config: a {type(config).__name__}; allowed a CompareConfig")
+    return config
 
 
 def fit_models(config: CompareConfig, seed: int, data=None) -> dict:
@@ -119,13 +195,38 @@ def region_volume(name: str, model: SplitConformalRegressor, q: float, X_test, m
 def compare_scores(config: CompareConfig | None = None, seed: int = 0, progress=None, data=None) -> Comparison:
     """Fit every score on one seed's data and measure coverage and volume at ``config.alpha``.
 
+    Parameters
+    ----------
+    config : CompareConfig, optional
+        The data, the scores' settings and the level; default ``CompareConfig()``.
+    seed : int
+        The data, MAPIE's network and the Monte Carlo draws.
+    progress : callable, optional
+        ``progress(i, n_scores, {"coverage"})`` after each score; returning False stops (the
+        remaining scores are NaN).
+    data : RegressionData, optional
+        Use these splits instead of ``make_regression(config..., seed)``.
+
     Returns
     -------
     Comparison
         ``ratio_mks_ellipsoid`` = vol(MKS) / vol(global ellipsoid) with a 95% normal interval from
         the Monte Carlo standard error.
+
+    References
+    ----------
+    .. [1] "Multivariate kernel score for conformal prediction" (MKS), NeurIPS 2026.
+
+    Examples
+    --------
+    >>> config = CompareConfig(n_fit=40, n_cal=40, n_test=40, mc_samples=1000)
+    >>> result = compare_scores(config, seed=0)
+    >>> result.scores, bool(result.ratio_mks_ellipsoid > 0)
+    (['mks', 'ellipsoid', 'local_ellipsoid', 'coordinate_max'], True)
     """
-    config = config or CompareConfig()
+    config = _check_config(config)
+    if data is not None and not isinstance(data, RegressionData):
+        raise ValueError(f"data: a {type(data).__name__}; allowed a RegressionData or None")
     data = data if data is not None else make_regression(config.law, config.dim, config.n_fit, config.n_cal,
                                                          config.n_test, seed)
     models = fit_models(config, seed, data)
@@ -153,6 +254,33 @@ class Sweep:
 
     ``coverage`` and ``volume`` have shape (values, seeds, scores); ``log_ratio`` (values, seeds) is
     log(vol MKS / vol ellipsoid); ``ratio`` its geometric mean over seeds with a 95% t interval.
+
+    Attributes
+    ----------
+    field : str
+        The swept field, "dim" or "alpha".
+    values : numpy.ndarray
+        ``(V,)`` its values.
+    seeds : numpy.ndarray
+        ``(N,)`` the seeds (derived from the sweep's seed).
+    scores : list of str
+        The scores, MKS first and the global ellipsoid second.
+    coverage : numpy.ndarray
+        ``(V, N, S)`` coverage (NaN where not run).
+    volume : numpy.ndarray
+        ``(V, N, S)`` region volume.
+    log_ratio : numpy.ndarray
+        ``(V, N)`` log(vol MKS / vol ellipsoid).
+    ratio : numpy.ndarray
+        ``(V,)`` geometric mean of the ratio over seeds.
+    ratio_low, ratio_high : numpy.ndarray
+        ``(V,)`` its 95% t interval (NaN with one seed).
+    effective_rank : numpy.ndarray
+        ``(V, N)`` of MKS's covariance operator.
+    done : int
+        Comparisons run (fewer than V N when stopped).
+    config : CompareConfig
+        The base configuration.
     """
 
     field: str
@@ -172,13 +300,50 @@ class Sweep:
 
 def sweep(config: CompareConfig | None = None, field_name: str = "dim", values=(2, 4, 6, 8, 10), n_seeds: int = 3,
           seed: int = 0, progress=None) -> Sweep:
-    """``compare_scores`` for each value of ``field_name`` (``"dim"`` or ``"alpha"``) and each seed."""
+    """``compare_scores`` for each value of ``field_name`` (``"dim"`` or ``"alpha"``) and each seed.
+
+    Parameters
+    ----------
+    config : CompareConfig, optional
+        The base configuration; default ``CompareConfig()``.
+    field_name : {"dim", "alpha"}
+        The field swept.
+    values : sequence of float
+        Its values, each valid for ``config`` (checked before anything runs).
+    n_seeds : int
+        Seeds per value, >= 1.
+    seed : int
+        The sweep's seed (each comparison's seed is derived from it).
+    progress : callable, optional
+        ``progress(step, total, {field_name, "ratio"})`` after each comparison; False stops.
+
+    Returns
+    -------
+    Sweep
+        Coverage and volume per value, seed and score, and the volume ratio MKS / ellipsoid.
+
+    Examples
+    --------
+    >>> small = CompareConfig(n_fit=40, n_cal=40, n_test=40, mc_samples=1000)
+    >>> result = sweep(small, "alpha", values=(0.1, 0.2), n_seeds=1)
+    >>> result.coverage.shape, result.done
+    ((2, 1, 4), 2)
+    """
     from scipy.stats import t as student_t
 
-    config = config or CompareConfig()
+    config = _check_config(config)
     if field_name not in ("dim", "alpha"):
         raise ValueError(f"field_name: {field_name!r} is not an option; allowed 'dim', 'alpha'")
-    values = np.asarray(values, float)
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, (int, np.integer)) or n_seeds < 1:
+        raise ValueError(f"n_seeds: {n_seeds!r} is out of range; allowed an integer >= 1")
+    try:
+        values = np.asarray(values, float)
+    except (TypeError, ValueError):
+        raise ValueError(f"values: {values!r} is not a list of numbers; allowed numbers valid for {field_name}") from None
+    if values.ndim != 1 or values.size < 1:
+        raise ValueError(f"values: {values.tolist()} is not a list of numbers; allowed at least one value")
+    for v in values:   # every value is checked before the first comparison runs
+        config.replace(**{field_name: int(v) if field_name == "dim" and float(v).is_integer() else float(v)})
     seeds = np.array([derive_seed(seed, "sweep", s) for s in range(int(n_seeds))])
     names = list(config.scores())
     shape = (len(values), len(seeds), len(names))
@@ -215,6 +380,21 @@ class CoverageCheck:
 
     For continuous scores p = ceil((n_cal + 1)(1 - alpha)) / (n_cal + 1); ``band_low``/``band_high``
     is the central 99.9% binomial interval of the hit count, as a share.
+
+    Attributes
+    ----------
+    alphas : numpy.ndarray
+        ``(A,)`` the levels.
+    hits : numpy.ndarray
+        ``(A, S)`` test points inside their region, per level and score.
+    n_seeds : int
+        Seeds run (one test point each).
+    exact : numpy.ndarray
+        ``(A,)`` the exact coverage p for continuous scores.
+    band_low, band_high : numpy.ndarray
+        ``(A,)`` the central 99.9% binomial interval of hits / n_seeds.
+    scores : list of str
+        The scores checked.
     """
 
     alphas: np.ndarray
@@ -233,11 +413,62 @@ def coverage_check(alphas=(0.05, 0.1, 0.2), n_seeds: int = 300, law: str = "bana
 
     ``calibrate_on_fit=True`` is the control: the threshold comes from the fit split's own
     (in-sample) residuals instead of a held-out calibration split.
+
+    Parameters
+    ----------
+    alphas : sequence of float
+        Levels, each in (0, 1).
+    n_seeds : int
+        Seeds (one fresh test point each), >= 1.
+    law : str
+        The residual law (:func:`make_regression`).
+    dim : int
+        The output dimension, 1 to 20.
+    n_fit : int
+        Rows of the fit split, >= 2.
+    n_cal : int
+        Rows of the calibration split, >= 1.
+    scores : sequence of str
+        Among ``SCORES``.
+    seed : int
+        The seeds' root.
+    calibrate_on_fit : bool
+        The control: calibrate on the fit residuals (coverage then falls below 1 − α).
+    regressor : str
+        The regressor (:func:`make_regressor`).
+    progress : callable, optional
+        ``progress(s, n_seeds, {})`` after each seed; False stops.
+
+    Returns
+    -------
+    CoverageCheck
+        The hit counts with their exact binomial band: split conformal's coverage
+
+        .. math:: 1 - \\alpha \\le P(Y \\in C(X)) \\le 1 - \\alpha + \\frac{1}{n_{cal} + 1}.
+
+    Examples
+    --------
+    >>> check = coverage_check(alphas=(0.2,), n_seeds=3, n_fit=20, n_cal=9, scores=("ellipsoid",))
+    >>> check.hits.shape, check.n_seeds, check.exact.round(3)
+    ((1, 1), 3, array([0.8]))
     """
     from scipy.stats import binom
 
     cfg = CompareConfig()   # the default kernel, bandwidth and lam
-    alphas = np.asarray(alphas, float)
+    try:
+        alphas = np.asarray(alphas, float)
+    except (TypeError, ValueError):
+        alphas = np.asarray([np.nan])
+    if alphas.ndim != 1 or alphas.size < 1 or not np.all((alphas > 0) & (alphas < 1)):
+        raise ValueError(f"alphas: {np.ravel(alphas).tolist()} is not a list of levels; allowed numbers in (0, 1)")
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, (int, np.integer)) or n_seeds < 1:
+        raise ValueError(f"n_seeds: {n_seeds!r} is out of range; allowed an integer >= 1")
+    for name in scores:
+        if name not in SCORES:
+            raise ValueError(f"scores: {name!r} is not an option; allowed {', '.join(map(repr, SCORES))}")
+    if regressor not in REGRESSORS:
+        raise ValueError(f"regressor: {regressor!r} is not an option; allowed {', '.join(map(repr, REGRESSORS))}")
+    make_regression(law, dim, n_fit, n_cal, 1, seed)   # checks law, dim and the sizes before the loop
     hits = np.zeros((len(alphas), len(scores)), int)
     for s in range(int(n_seeds)):
         data = make_regression(law, dim, n_fit, n_cal, 1, derive_seed(seed, "coverage", s))

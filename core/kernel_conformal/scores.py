@@ -21,6 +21,8 @@ exact.
 
 from __future__ import annotations
 
+from typing import Union
+
 import numpy as np
 
 from core.kernel_conformal.kernels import MultivariateKernelScore
@@ -37,6 +39,29 @@ def _inv_sqrt(S: np.ndarray) -> np.ndarray:
 
 
 class GlobalEllipsoid:
+    """Messoudi et al.'s ellipsoidal score: the Mahalanobis norm of the residual, one region for every x.
+
+    .. math:: s(r) = \\lVert \\Sigma^{-1/2} r \\rVert, \\qquad \\Sigma = \\mathrm{cov}(R_{\\mathrm{fit}}).
+
+    Attributes
+    ----------
+    Sigma_ : numpy.ndarray
+        ``(d, d)`` covariance of the fit residuals (np.cov, unbiased).
+    W_ : numpy.ndarray
+        ``(d, d)`` its inverse square root.
+
+    References
+    ----------
+    .. [1] Messoudi, Destercke, Rousseau, "Ellipsoidal conformal inference for multi-target regression", 2022.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> R, X = rng.normal(size=(200, 2)) * [1.0, 3.0], rng.uniform(-1, 1, size=(200, 3))
+    >>> GlobalEllipsoid().fit(R).score(np.array([[1.0, 0.0], [0.0, 3.0]])).round(3)
+    array([1.02 , 0.992])
+    """
+
     x_dependent = False
 
     def fit(self, R, X=None):
@@ -52,9 +77,33 @@ class GlobalEllipsoid:
 
 
 class LocalEllipsoid:
+    """Messoudi et al.'s local ellipsoid: the Mahalanobis norm under a k-NN covariance Σ(x).
+
+    .. math:: \\Sigma(x) = \\mathrm{mix}\\, \\Sigma_{k\\mathrm{NN}}(x) + (1 - \\mathrm{mix})\\, \\Sigma.
+
+    Parameters
+    ----------
+    k : int, optional
+        Neighbours, >= 2; default 10% of the fit split, at least 2d + 2 (ours).
+    mix : float
+        Weight of the local covariance, in [0, 1] (ours: 0.9).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> R, X = rng.normal(size=(200, 2)) * [1.0, 3.0], rng.uniform(-1, 1, size=(200, 3))
+    >>> local = LocalEllipsoid().fit(R, X)
+    >>> local.k_, local.shapes(X[:2]).shape, local.score(R[:2], X[:2]).round(3)
+    (20, (2, 2, 2), array([0.275, 0.774]))
+    """
+
     x_dependent = True
 
     def __init__(self, k: int | None = None, mix: float = 0.9):
+        if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2):
+            raise ValueError(f"k: {k!r} is not a neighbour count; allowed an integer >= 2 or None")
+        if isinstance(mix, bool) or not np.isfinite(mix) or not 0 <= mix <= 1:
+            raise ValueError(f"mix: {mix!r} is out of range; allowed [0, 1]")
         self.k, self.mix = k, float(mix)
 
     def fit(self, R, X):
@@ -82,6 +131,21 @@ class LocalEllipsoid:
 
 
 class CoordinateMax:
+    """The per-coordinate max score, a box: :math:`s(r) = \\max_j |r_j| / \\mathrm{sd}_j`.
+
+    Attributes
+    ----------
+    sd_ : numpy.ndarray
+        ``(d,)`` standard deviations of the fit residuals.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> R, X = rng.normal(size=(200, 2)) * [1.0, 3.0], rng.uniform(-1, 1, size=(200, 3))
+    >>> CoordinateMax().fit(R).score(np.array([[1.0, 3.0]])).round(3)
+    array([1.019])
+    """
+
     x_dependent = False
 
     def fit(self, R, X=None):
@@ -117,11 +181,30 @@ class MapieScore:
     MAPIE's trainer cannot take ``y_pred`` (it raises), so it is fitted on the residuals themselves
     and learns their centre mu(x) as well as Sigma(x): the region is centred at y_hat(x) + mu(x).
     The constant-Sigma estimator is centred at the prediction (mu = 0), like the global ellipsoid.
+
+    Parameters
+    ----------
+    learned : bool
+        Learn Σ(x) with MAPIE's Gaussian-NLL network (torch), or use one constant Σ.
+    epochs : int
+        Training epochs of the network, >= 1 (ours: 60).
+    seed : int
+        MAPIE's ``random_state`` and the torch seed.
+
+    Examples
+    --------
+    Fitting imports MAPIE and torch (seconds), so this only builds one:
+
+    >>> score = MapieScore(learned=False, epochs=5)
+    >>> score.learned, score.epochs, score.x_dependent
+    (False, 5, True)
     """
 
     x_dependent = True
 
     def __init__(self, learned: bool = True, epochs: int = 60, seed: int = 0):
+        if isinstance(epochs, bool) or not isinstance(epochs, (int, np.integer)) or epochs < 1:
+            raise ValueError(f"epochs: {epochs!r} is not an epoch count; allowed an integer >= 1")
         self.learned, self.epochs, self.seed = bool(learned), int(epochs), int(seed)
 
     def fit(self, R, X):
@@ -155,6 +238,21 @@ class MapieScore:
 
 
 class KernelScore:
+    """:class:`MultivariateKernelScore` behind the scores' ``fit(R, X)`` / ``score(R, X)`` interface.
+
+    Parameters
+    ----------
+    **kwargs
+        Passed to :class:`MultivariateKernelScore` (kernel, bandwidth, bandwidth_scale, lam, centred).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> R, X = rng.normal(size=(200, 2)) * [1.0, 3.0], rng.uniform(-1, 1, size=(200, 3))
+    >>> KernelScore(lam=0.1).fit(R).score(np.array([[0.0, 0.0]])).round(3)
+    array([0.802])
+    """
+
     x_dependent = False
 
     def __init__(self, **kwargs):
@@ -168,9 +266,45 @@ class KernelScore:
         return self.mks.score(R)
 
 
+Score = Union[KernelScore, GlobalEllipsoid, LocalEllipsoid, CoordinateMax, MapieScore]
+
+
 def make_score(name: str, *, kernel: str = "rbf", bandwidth_scale: float = 1.0, lam: float = 0.01,
-               centred: bool = True, mapie_epochs: int = 60, seed: int = 0):
-    """A fresh, unfitted score by name (one of :data:`SCORES`)."""
+               centred: bool = True, mapie_epochs: int = 60, seed: int = 0) -> Score:
+    """A fresh, unfitted score by name (one of :data:`SCORES`).
+
+    Parameters
+    ----------
+    name : {"mks", "ellipsoid", "local_ellipsoid", "coordinate_max", "mapie"}
+        The score.
+    kernel : {"rbf", "laplace", "imq", "linear"}
+        MKS's kernel.
+    bandwidth_scale : float
+        MKS's bandwidth as a multiple of the median distance, > 0.
+    lam : float
+        MKS's ridge, > 0.
+    centred : bool
+        Centre MKS's embedding.
+    mapie_epochs : int
+        Epochs of MAPIE's network, >= 1.
+    seed : int
+        MAPIE's seed.
+
+    Returns
+    -------
+    KernelScore, GlobalEllipsoid, LocalEllipsoid, CoordinateMax or MapieScore
+        Unfitted; the arguments a score does not use are ignored (but still checked).
+
+    Examples
+    --------
+    >>> type(make_score("ellipsoid")).__name__, make_score("mks", lam=0.1).mks.lam
+    ('GlobalEllipsoid', 0.1)
+    """
+    if name not in SCORES:
+        raise ValueError(f"name: {name!r} is not an option; allowed {', '.join(map(repr, SCORES))}")
+    MultivariateKernelScore(kernel=kernel, bandwidth_scale=bandwidth_scale, lam=lam, centred=centred)  # checks
+    if isinstance(mapie_epochs, bool) or not isinstance(mapie_epochs, (int, np.integer)) or mapie_epochs < 1:
+        raise ValueError(f"mapie_epochs: {mapie_epochs!r} is not an epoch count; allowed an integer >= 1")
     if name == "mks":
         return KernelScore(kernel=kernel, bandwidth_scale=bandwidth_scale, lam=lam, centred=centred)
     if name == "ellipsoid":
@@ -179,6 +313,4 @@ def make_score(name: str, *, kernel: str = "rbf", bandwidth_scale: float = 1.0, 
         return LocalEllipsoid()
     if name == "coordinate_max":
         return CoordinateMax()
-    if name == "mapie":
-        return MapieScore(learned=True, epochs=mapie_epochs, seed=seed)
-    raise ValueError(f"score: {name!r} is not an option; allowed {', '.join(map(repr, SCORES))}")
+    return MapieScore(learned=True, epochs=mapie_epochs, seed=seed)

@@ -16,11 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from core.common.assets import asset_dir
 from core.common.results import result_to_dict
 from core.kernel_conformal.experiment import CompareConfig, compare_scores
 from core.kernel_conformal.views import RegionView, region_view
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "kernel_conformal"
+ASSETS = asset_dir("kernel_conformal")
 VIEW, COMPARE = ASSETS / "view_seed0.npz", ASSETS / "compare_seed0.json"
 SEED = 0
 

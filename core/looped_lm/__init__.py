@@ -32,8 +32,8 @@ loads no torch, ``from core.looped_lm import train`` does.
 from importlib import import_module
 
 from core.looped_lm.config import DESIGNS, LIVE_POINTER, TASKS, LoopedConfig
-from core.looped_lm.view import (LoopView, StageView, TrainedView, load_stage_view, load_view, loop_view, stage_view,
-                                 train_and_view)
+from core.looped_lm.view import (HopStages, LoopView, StageView, TrainedView, load_stage_view, load_view, loop_view,
+                                 principal_projection, stage_view, train_and_view)
 
 from core.looped_lm.claims import CLAIMS  # noqa: E402
 
@@ -44,13 +44,13 @@ _LAZY = {
     **dict.fromkeys(("attention_change", "attention_entropy", "convergence_rate", "fixed_point_residuals",
                      "fixed_point_separation", "linear_cka", "matrix_entropy", "spectral_radius"), "metrics"),
     "FeedforwardLM": "model", "LoopedLM": "model",
-    "load_pretrained": "pretrained",
+    "load_pretrained": "pretrained", "ShippedModel": "pretrained", "CausalLM": "hf_stages",
     **dict.fromkeys(("CycleEvidence", "cycle_evidence", "converges", "carries_the_answer", "selective",
                      "untrained_like", "stages_repeat"), "evidence"),
-    "HopStages": "stages", "hop_stages": "stages", "shuffled_targets": "tasks",
+    "hop_stages": "stages", "shuffled_targets": "tasks",
     "Task": "tasks", "make_task": "tasks",
-    **dict.fromkeys(("TrainResult", "accuracy_by_hops", "accuracy_by_loops", "sample_loops", "task_of", "train"),
-                    "training"),
+    **dict.fromkeys(("TrainResult", "LoopAccuracy", "LoopDraw", "accuracy_by_hops", "accuracy_by_loops",
+                     "sample_loops", "task_of", "train"), "training"),
 }
 
 
@@ -61,11 +61,12 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "CLAIMS", "LoopedLM", "FeedforwardLM", "LoopedConfig", "train", "TrainResult", "accuracy_by_loops", "accuracy_by_hops",
-    "sample_loops", "task_of", "LIVE_POINTER",
+    "CLAIMS", "LoopedLM", "FeedforwardLM", "LoopedConfig", "train", "TrainResult", "LoopAccuracy", "accuracy_by_loops",
+    "accuracy_by_hops", "sample_loops", "LoopDraw", "task_of", "LIVE_POINTER",
     "Task", "TASKS", "make_task", "run_with_cache", "LoopCache", "fixed_point_residuals", "convergence_rate",
     "fixed_point_separation", "spectral_radius", "attention_change", "attention_entropy", "matrix_entropy",
-    "linear_cka", "load_pretrained", "DESIGNS", "causal_lm_profile", "load_causal_lm", "profile_causal_lm",
+    "linear_cka", "load_pretrained", "ShippedModel", "DESIGNS", "causal_lm_profile", "load_causal_lm", "CausalLM",
+    "profile_causal_lm", "principal_projection",
     "LoopView", "StageView", "TrainedView", "loop_view", "stage_view", "load_view", "load_stage_view", "train_and_view",
     "CycleEvidence", "cycle_evidence", "converges", "carries_the_answer", "selective", "untrained_like",
     "stages_repeat", "HopStages", "hop_stages", "shuffled_targets",

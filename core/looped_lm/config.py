@@ -8,11 +8,11 @@ names and the shipped models' folder, but not the model. So they live here, and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
+from core.common.assets import asset_dir
 from core.common.config import Config, choice, param
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "looped_lm"
+ASSETS = asset_dir("looped_lm")
 TASKS = ("parity", "modular_chain", "variable_binding", "pointer_chasing")
 POINTER_NODES = 8
 INJECTIONS = ("concat", "additive", "none")
@@ -25,7 +25,7 @@ SAMPLE_TEXT = ("The cat sat on the mat. The dog sat on the rug. One plus one is 
 # Huginn's, and additive injection with pre-norm, which answers right yet never reaches fixed points.
 # (The earlier "unstable" example, no injection with pre-norm, never learned: its loss stayed at ln 5.)
 DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "additive", "norm": "pre"}}
-# Every shipped model (assets/looped_lm/<name>/, made by python -m core.looped_lm.pretrained): the two
+# Every shipped model (assets/looped_lm/<name>/, made by python -m core.looped_lm.ship checkpoints): the two
 # designs, the stable design trained on shuffled targets (the claim tests' control), the feedforward
 # model of matching depth, and a one-layer block on pointer chasing with its own feedforward model of
 # matching depth (8 layers) for the stages of inference where loops are needed.
@@ -36,17 +36,31 @@ SHIPPED = {**DESIGNS, "shuffled": {"shuffled": True}, "feedforward": {"feedforwa
 
 @dataclass(frozen=True)
 class LoopedConfig(Config):
-    task: str = choice("modular_chain", TASKS)
+    """A looped (or feedforward) model's design, its task and its optimiser; the page's live defaults.
+
+    Examples
+    --------
+    >>> from core.looped_lm import LoopedConfig
+    >>> config = LoopedConfig(block=1, steps=200)
+    >>> config.injection, config.norm, config.steps
+    ('concat', 'sandwich', 200)
+    >>> LoopedConfig(heads=3, d_model=16)
+    Traceback (most recent call last):
+    ...
+    ValueError: heads: 3 does not divide d_model=16; allowed divisors of d_model
+    """
+
+    task: str = choice("modular_chain", TASKS, doc="the synthetic task (:mod:`.tasks`)")
     block: int = choice(2, (1, 2, 4), doc="layers in the recurrent block")
-    injection: str = choice("concat", INJECTIONS)
-    norm: str = choice("sandwich", NORMS)
-    d_model: int = param(64, low=16, high=512, integer=True)
-    heads: int = param(4, low=1, high=16, integer=True)
-    mean_recurrence: int = param(6, low=1, high=64, integer=True)
-    backprop_depth: int = param(4, low=1, high=64, integer=True)
+    injection: str = choice("concat", INJECTIONS, doc="concat W[s; e] (Huginn), additive s + e, or none")
+    norm: str = choice("sandwich", NORMS, doc="where the RMSNorms go (:mod:`.model`)")
+    d_model: int = param(64, low=16, high=512, integer=True, doc="model width")
+    heads: int = param(4, low=1, high=16, integer=True, doc="attention heads; must divide d_model")
+    mean_recurrence: int = param(6, low=1, high=64, integer=True, doc="mean loops per training step")
+    backprop_depth: int = param(4, low=1, high=64, integer=True, doc="loops with gradient (truncated BPTT)")
     steps: int = param(800, low=1, high=100_000, integer=True, doc="~35 s on 2 cores with the defaults")
-    batch_size: int = param(64, low=1, high=4096, integer=True)
-    lr: float = param(2e-3, low=0.0, high=1.0, low_open=True)
+    batch_size: int = param(64, low=1, high=4096, integer=True, doc="samples per step")
+    lr: float = param(2e-3, low=0.0, high=1.0, low_open=True, doc="AdamW peak learning rate (one-cycle)")
     feedforward: bool = choice(False, (False, True), doc="train the feedforward model of depth block x mean_recurrence")
     length: int = param(0, low=0, high=64, integer=True, doc="bits, terms or hops; 0 = the task's default")
     nodes: int = param(POINTER_NODES, low=3, high=32, integer=True, doc="pointer chasing: permutation size")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from core.common.config import check_range
 from core.common.seeding import derive_seed, torch_seeded
 from core.looped_lm.cache import run_with_cache
 from core.looped_lm.metrics import (attention_change, attention_entropy, fixed_point_residuals,
@@ -35,7 +36,35 @@ ANSWERED, SHARPER = 0.95, 0.8
 
 @dataclass
 class CycleEvidence:
-    """Readings of one model after ``loops`` loops on a probe batch of its task."""
+    """Readings of one model after ``loops`` loops on a probe batch of its task (:func:`cycle_evidence`).
+
+    Attributes
+    ----------
+    delta_loop4 : numpy.ndarray
+        [B] median relative change of each block layer's state from loop 4 to loop 5.
+    delta_loop32 : numpy.ndarray
+        [B] the same from loop 32 to loop 33.
+    separation : float
+        Min distance between the layers' last states over their mean norm (NaN for B = 1).
+    attention_change_loop32 : float
+        Mean total variation of the heads' attention from loop 32 to loop 33.
+    attention_sharpness : float
+        Settled attention's mean row entropy over uniform causal attention's (1 = a blur).
+    answer_at_fixed_point : numpy.ndarray
+        [B] accuracy of the coda read off each block layer's state at the last loop.
+    spectral_radius : float
+        Of the cycle map's Jacobian at the last state (NaN unless asked for).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.looped_lm import CycleEvidence, converges, carries_the_answer, selective
+    >>> ev = CycleEvidence(delta_loop4=np.array([0.1, 0.2]), delta_loop32=np.array([1e-4, 2e-4]), separation=0.3,
+    ...                    attention_change_loop32=1e-4, attention_sharpness=0.5,
+    ...                    answer_at_fixed_point=np.array([0.2, 1.0]), spectral_radius=float("nan"))
+    >>> converges(ev), carries_the_answer(ev), selective(ev)
+    (True, True, True)
+    """
 
     delta_loop4: np.ndarray        # [B] median relative change of each layer's state, loop 4 -> 5
     delta_loop32: np.ndarray       # [B] loop 32 -> 33
@@ -52,12 +81,15 @@ def cycle_evidence(model, task, loops: int = 40, n: int = 64, seed: int = 123, r
     Parameters
     ----------
     model : LoopedLM
+        The looped model read (its mode is left as it was).
     task : Task
         Its true targets (for a control trained on shuffled ones, the unshuffled task).
     loops : int
         At least 34 (delta at loop 32 compares loops 32 and 33).
-    n, seed : int
-        The probe batch.
+    n : int
+        Probe samples, 1..100000.
+    seed : int
+        Seeds the probe batch.
     radius : bool
         Also the spectral radius of the full-cycle map s -> step(s, e) at the last state, on the first
         two samples (:func:`~core.looped_lm.metrics.spectral_radius`, Arnoldi on jvp products).
@@ -65,8 +97,24 @@ def cycle_evidence(model, task, loops: int = 40, n: int = 64, seed: int = 123, r
     Returns
     -------
     CycleEvidence
+        The readings; :func:`converges`, :func:`carries_the_answer` and :func:`selective` judge them.
+
+    References
+    ----------
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026): "each layer in the cycle
+    converges to a distinct fixed point ... attention-head behavior stabilizes".
+
+    Examples
+    --------
+    >>> from core.looped_lm import LoopedConfig, cycle_evidence, task_of
+    >>> from core.looped_lm.training import build
+    >>> task = task_of(LoopedConfig())
+    >>> ev = cycle_evidence(build(LoopedConfig(d_model=16, heads=2), task), task, loops=34, n=4)
+    >>> ev.delta_loop32.shape, ev.answer_at_fixed_point.shape
+    ((2,), (2,))
     """
-    if loops < 34:
+    check_range("n", n, low=1, high=100_000, integer=True)
+    if isinstance(loops, bool) or not isinstance(loops, (int, np.integer)) or loops < 34:
         raise ValueError(f"loops: {loops} is too few; allowed >= 34 (delta at loop 32 needs loop 33)")
     ids, targets = task.sample(n, seed)
     cache = run_with_cache(model, ids, loops)
@@ -85,24 +133,114 @@ def cycle_evidence(model, task, loops: int = 40, n: int = 64, seed: int = 123, r
 
 
 def converges(ev: CycleEvidence) -> bool:
-    """The architectural part: every layer settles, at a point of its own, with attention settled."""
+    """The architectural part: every layer settles, at a point of its own, with attention settled.
+
+    Every block layer's delta at loop 32 is at most 1e-2 and at most a tenth of its delta at loop 4,
+    the layers' fixed points are more than 0.05 apart (for B > 1), and the attention change at loop 32
+    is below 1e-2.
+
+    Parameters
+    ----------
+    ev : CycleEvidence
+        The readings of one model.
+
+    Returns
+    -------
+    bool
+        All of the above hold.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.looped_lm import CycleEvidence, converges, carries_the_answer, selective
+    >>> ev = CycleEvidence(delta_loop4=np.array([0.1, 0.2]), delta_loop32=np.array([1e-4, 2e-4]), separation=0.3,
+    ...                    attention_change_loop32=1e-4, attention_sharpness=0.5,
+    ...                    answer_at_fixed_point=np.array([0.2, 1.0]), spectral_radius=float("nan"))
+    >>> converges(ev)
+    True
+    """
     apart = np.isnan(ev.separation) or ev.separation > SEPARATED     # one layer: one point, nothing to separate
     return bool((ev.delta_loop32 <= SETTLED).all() and (ev.delta_loop32 <= ev.delta_loop4 / SHRINK).all()
                 and apart and ev.attention_change_loop32 < ATTENTION_SETTLED)
 
 
 def carries_the_answer(ev: CycleEvidence) -> bool:
-    """The learned part: the coda reads the answer off the cycle's fixed point (last block layer)."""
+    """The learned part: the coda reads the answer off the cycle's fixed point (last block layer).
+
+    Parameters
+    ----------
+    ev : CycleEvidence
+        The readings of one model.
+
+    Returns
+    -------
+    bool
+        The last block layer's ``answer_at_fixed_point`` is at least 0.95.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.looped_lm import CycleEvidence, converges, carries_the_answer, selective
+    >>> ev = CycleEvidence(delta_loop4=np.array([0.1, 0.2]), delta_loop32=np.array([1e-4, 2e-4]), separation=0.3,
+    ...                    attention_change_loop32=1e-4, attention_sharpness=0.5,
+    ...                    answer_at_fixed_point=np.array([0.2, 1.0]), spectral_radius=float("nan"))
+    >>> carries_the_answer(ev)
+    True
+    """
     return bool(ev.answer_at_fixed_point[-1] >= ANSWERED)
 
 
 def selective(ev: CycleEvidence) -> bool:
-    """Settled attention at least 20 % sharper (lower row entropy) than uniform causal attention."""
+    """Settled attention at least 20 % sharper (lower row entropy) than uniform causal attention.
+
+    Parameters
+    ----------
+    ev : CycleEvidence
+        The readings of one model.
+
+    Returns
+    -------
+    bool
+        ``attention_sharpness`` <= 0.8.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.looped_lm import CycleEvidence, converges, carries_the_answer, selective
+    >>> ev = CycleEvidence(delta_loop4=np.array([0.1, 0.2]), delta_loop32=np.array([1e-4, 2e-4]), separation=0.3,
+    ...                    attention_change_loop32=1e-4, attention_sharpness=0.5,
+    ...                    answer_at_fixed_point=np.array([0.2, 1.0]), spectral_radius=float("nan"))
+    >>> selective(ev)
+    True
+    """
     return bool(ev.attention_sharpness <= SHARPER)
 
 
-def untrained_like(model, seed: int = 0):
-    """A model of ``model``'s design and size (a shipped model's ``config``) at a seeded initialisation."""
+def untrained_like(model, seed: int = 0) -> torch.nn.Module:
+    """A model of ``model``'s design and size (a shipped model's ``config``) at a seeded initialisation.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A model with a ``config`` attribute (a :func:`~core.looped_lm.pretrained.load_pretrained` model).
+    seed : int
+        The initialisation's seed (a child seed is derived from it).
+
+    Returns
+    -------
+    torch.nn.Module
+        A fresh model of the same config, in eval mode: the claim tests' untrained control.
+
+    Examples
+    --------
+    >>> from core.looped_lm import load_pretrained, untrained_like
+    >>> stable = load_pretrained("stable").model
+    >>> control = untrained_like(stable)
+    >>> control.block_size == stable.block_size, control.training
+    (True, False)
+    """
+    if not hasattr(model, "config"):
+        raise ValueError("model: has no config; allowed a model from load_pretrained (with a LoopedConfig attached)")
     from core.looped_lm.training import build, task_of
 
     config = model.config
@@ -118,6 +256,28 @@ def stages_repeat(stages) -> bool:
     feedforward model of matching depth reads all hops by its last layer, adding them layer by layer;
     and the feedforward layer each loop resembles most (CKA) moves deeper, loop after loop. It does not
     ask for one hop per loop: how many each loop adds is reported (:func:`hops_added`), not assumed.
+
+    Parameters
+    ----------
+    stages : HopStages
+        The readings of a looped model against a feedforward one (:func:`~core.looped_lm.stages.hop_stages`).
+
+    Returns
+    -------
+    bool
+        Whether the stages repeat loop after loop as described.
+
+    References
+    ----------
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026): "recurrent blocks learn
+    stages of inference that closely mirror those of feedforward models, repeating these stages".
+
+    Examples
+    --------
+    >>> from core.looped_lm import stages_repeat
+    >>> from core.looped_lm.view import load_hop_stages
+    >>> stages_repeat(load_hop_stages("pointer")), stages_repeat(load_hop_stages("untrained"))
+    (True, False)
     """
     done, ff = stages.hops_done, stages.feedforward_hops_done
     K = stages.coda_accuracy.shape[1]

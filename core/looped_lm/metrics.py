@@ -22,7 +22,40 @@ def _norms(x: torch.Tensor) -> torch.Tensor:
 
 
 def fixed_point_residuals(hiddens: torch.Tensor, reduce: str = "mean") -> np.ndarray:
-    """delta[r, l] for r = 0..R-2 from states [R, B, ..., d], reduced over tokens by mean or median."""
+    """Relative change of each layer's state from one loop to the next.
+
+    .. math::
+
+        delta_r^l = reduce over tokens of ||h_{r+1}^l - h_r^l|| / ||h_r^l||,   r = 0..R-2
+
+    Parameters
+    ----------
+    hiddens : torch.Tensor
+        [R, B, ..., d] states (``LoopCache.hiddens``: loops, block layers, batch, seq, width), R >= 2.
+    reduce : str
+        "mean" or "median" over every token of the batch.
+
+    Returns
+    -------
+    numpy.ndarray
+        [R-1, B] delta; it falls geometrically once a layer has reached its fixed point.
+
+    References
+    ----------
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import fixed_point_residuals
+    >>> h = torch.ones(4, 1, 2, 3) * torch.tensor([1.0, 1.5, 1.75, 1.875]).view(4, 1, 1, 1)
+    >>> fixed_point_residuals(h).astype(float).round(4).tolist()
+    [[0.5], [0.1667], [0.0714]]
+    """
+    if reduce not in ("mean", "median"):
+        raise ValueError(f"reduce: {reduce!r} is not an option; allowed 'mean', 'median'")
+    if hiddens.shape[0] < 2:
+        raise ValueError(f"hiddens: {hiddens.shape[0]} loop; allowed at least 2 loops")
     diff = _norms(hiddens[1:] - hiddens[:-1])
     ref = _norms(hiddens[:-1]).clamp_min(1e-12)
     ratio = (diff / ref).flatten(2)
@@ -30,7 +63,38 @@ def fixed_point_residuals(hiddens: torch.Tensor, reduce: str = "mean") -> np.nda
 
 
 def convergence_rate(deltas: np.ndarray, start: int = 0, stop: int | None = None) -> np.ndarray:
-    """Per-layer geometric rate of delta over loops [start, stop): exp(slope of log delta)."""
+    """Per-layer geometric rate of delta over loops [start, stop): exp of the slope of log delta.
+
+    .. math::
+
+        rate^l = exp(b^l),   (a^l, b^l) = argmin sum_r (log delta_r^l - a - b r)^2
+
+    below 1 the layer converges linearly (delta_{r+1} ~ rate * delta_r).
+
+    Parameters
+    ----------
+    deltas : numpy.ndarray
+        [R-1, B] residuals (:func:`fixed_point_residuals`); values are floored at 1e-300 before the log.
+    start : int
+        First loop of the window.
+    stop : int or None
+        End of the window (exclusive); None: the last loop. The window needs two loops or more.
+
+    Returns
+    -------
+    numpy.ndarray
+        [B] rates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.looped_lm import convergence_rate
+    >>> deltas = 0.5 ** np.arange(10.0)[:, None] * np.array([1.0, 3.0])
+    >>> convergence_rate(deltas).round(4)
+    array([0.5, 0.5])
+    """
+    if np.asarray(deltas)[start:stop].shape[0] < 2:
+        raise ValueError(f"start: the window [{start}, {stop}) holds fewer than 2 loops; allowed a window of >= 2")
     d = np.log(np.maximum(deltas[start:stop], 1e-300))
     r = np.arange(d.shape[0])
     slope = np.polyfit(r, d, 1)[0]
@@ -38,6 +102,33 @@ def convergence_rate(deltas: np.ndarray, start: int = 0, stop: int | None = None
 
 
 def fixed_point_separation(hiddens: torch.Tensor) -> float:
+    """How far apart the block layers' states are at the last loop, relative to their size.
+
+    .. math::
+
+        sep = min_{l != l'} mean_tokens ||h_R^l - h_R^{l'}|| / mean_{l, tokens} ||h_R^l||
+
+    Above ~0.05 the layers sit at distinct points: the block traces a cycle, not a single point.
+
+    Parameters
+    ----------
+    hiddens : torch.Tensor
+        [R, B, ..., d] states; only the last loop is read.
+
+    Returns
+    -------
+    float
+        The separation; NaN for a one-layer block (nothing to separate).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import fixed_point_separation
+    >>> h = torch.zeros(2, 2, 1, 2)
+    >>> h[-1, 0, 0] = torch.tensor([1.0, 0.0]); h[-1, 1, 0] = torch.tensor([0.0, 1.0])
+    >>> round(fixed_point_separation(h), 4)
+    1.4142
+    """
     last = hiddens[-1]                                   # [B, ..., d]
     scale = _norms(last).mean().clamp_min(1e-12)
     B = last.shape[0]
@@ -69,6 +160,14 @@ def spectral_radius(step, state: torch.Tensor, k: int = 4, seed: int = 0, tol: f
     float
         rho(J) = max |lambda_i(J)|.
 
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import spectral_radius
+    >>> A = torch.diag(torch.tensor([0.9, -0.5, 0.2, 0.1]))
+    >>> round(spectral_radius(lambda s: A @ s, torch.ones(4)), 4)
+    0.9
+
     Notes
     -----
     J v is a forward-mode product (``torch.func.jvp``) wrapped as a SciPy ``LinearOperator``, so J is
@@ -77,7 +176,15 @@ def spectral_radius(step, state: torch.Tensor, k: int = 4, seed: int = 0, tol: f
     non-normal J. Plain power iteration does neither: on a complex dominant pair ||J v|| oscillates
     and its last value depends on the start vector, and for non-normal J it reports transient growth.
     Below 3 dimensions the Jacobian is formed and passed to ``numpy.linalg.eigvals``.
+
+    References
+    ----------
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026).
     """
+    from core.common.config import check_range
+
+    check_range("k", k, low=1, integer=True)
+    check_range("tol", tol, low=0)
     from scipy.sparse.linalg import LinearOperator, eigs
 
     from core.common.seeding import derive_rng
@@ -100,20 +207,97 @@ def spectral_radius(step, state: torch.Tensor, k: int = 4, seed: int = 0, tol: f
 
 
 def attention_change(attentions: torch.Tensor) -> np.ndarray:
-    """Total variation between consecutive loops: [R-1, B, heads]."""
+    """Total variation of each head's attention between consecutive loops.
+
+    .. math::
+
+        TV_r^{l,h} = mean_{batch, queries i} 1/2 sum_j |A_{r+1}^{l,h}[i, j] - A_r^{l,h}[i, j]|
+
+    Parameters
+    ----------
+    attentions : torch.Tensor
+        [R, B, batch, heads, seq, seq] (``LoopCache.attentions``), rows summing to 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        [R-1, B, heads], in [0, 1]; near 0 once the heads have settled.
+
+    References
+    ----------
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import attention_change
+    >>> a = torch.tensor([[1.0, 0.0], [0.5, 0.5]]).expand(3, 1, 1, 1, 2, 2).clone()
+    >>> a[2, ..., 1, :] = torch.tensor([0.0, 1.0])
+    >>> attention_change(a)[:, 0, 0].round(4).tolist()
+    [0.0, 0.25]
+    """
     tv = 0.5 * (attentions[1:] - attentions[:-1]).abs().sum(-1)    # [R-1, B, batch, heads, seq]
     return tv.mean(dim=(2, 4)).cpu().numpy()
 
 
 def attention_entropy(attentions: torch.Tensor) -> np.ndarray:
-    """Mean entropy (nats) of each head's attention rows: [R, B, heads]."""
+    """Mean entropy (nats) of each head's attention rows.
+
+    .. math::
+
+        H_r^{l,h} = mean_{batch, queries i} ( - sum_j A[i, j] log A[i, j] )
+
+    Parameters
+    ----------
+    attentions : torch.Tensor
+        [R, B, batch, heads, seq, seq], rows summing to 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        [R, B, heads]; 0 for one-hot rows, mean_i log(i + 1) for uniform causal attention.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import attention_entropy
+    >>> a = torch.tensor([[1.0, 0.0], [0.5, 0.5]]).expand(1, 1, 1, 1, 2, 2)
+    >>> round(float(attention_entropy(a)[0, 0, 0]), 4)   # (0 + ln 2) / 2
+    0.3466
+    """
     p = attentions.clamp_min(1e-12)
     h = -(attentions * p.log()).sum(-1)
     return h.mean(dim=(2, 4)).cpu().numpy()
 
 
 def matrix_entropy(x: torch.Tensor) -> float:
-    """Normalised von Neumann entropy of the centred token Gram matrix, in [0, 1]."""
+    """Normalised von Neumann entropy of the centred token Gram matrix, in [0, 1].
+
+    .. math::
+
+        p = eig(X_c X_c^T) / tr(X_c X_c^T),   S = - sum_i p_i log p_i / log N
+
+    with X_c the N x d rows (tokens) centred: 0 when the rows span one direction, 1 for a flat spectrum.
+
+    Parameters
+    ----------
+    x : torch.Tensor
+        [..., d] representations, flattened to N rows of d.
+
+    Returns
+    -------
+    float
+        S in [0, 1].
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import matrix_entropy
+    >>> abs(round(matrix_entropy(torch.tensor([[1.0, 0.0], [-1.0, 0.0]])), 4))
+    0.0
+    >>> round(matrix_entropy(torch.eye(4)), 4)    # centred: 3 equal eigenvalues of 4
+    0.7925
+    """
     x = x.reshape(-1, x.shape[-1]).double()
     x = x - x.mean(0)
     eig = torch.linalg.eigvalsh(x @ x.T).clamp_min(0)
@@ -123,6 +307,39 @@ def matrix_entropy(x: torch.Tensor) -> float:
 
 
 def linear_cka(x: torch.Tensor, y: torch.Tensor) -> float:
+    """Linear centred kernel alignment between two representations of the same N inputs.
+
+    .. math::
+
+        CKA(X, Y) = ||Y_c^T X_c||_F^2 / (||X_c^T X_c||_F ||Y_c^T Y_c||_F)
+
+    with columns centred; invariant to orthogonal maps and isotropic scaling of either side.
+
+    Parameters
+    ----------
+    x : torch.Tensor
+        [..., d1], flattened to N rows.
+    y : torch.Tensor
+        [..., d2], flattened to the same N rows.
+
+    Returns
+    -------
+    float
+        CKA in [0, 1].
+
+    References
+    ----------
+    Kornblith, Norouzi, Lee and Hinton, "Similarity of neural network representations revisited", ICML 2019.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import linear_cka
+    >>> x = torch.randn(50, 4, generator=torch.Generator().manual_seed(0))
+    >>> q, _ = torch.linalg.qr(torch.randn(4, 4, generator=torch.Generator().manual_seed(1)))
+    >>> round(linear_cka(x, 3 * x @ q), 4)
+    1.0
+    """
     x = x.reshape(-1, x.shape[-1]).double()
     y = y.reshape(-1, y.shape[-1]).double()
     x, y = x - x.mean(0), y - y.mean(0)

@@ -18,6 +18,20 @@ import math
 import torch
 from torch import nn
 
+from core.common.config import check_choice, check_range
+from core.looped_lm.config import INJECTIONS, NORMS
+
+
+def _check_sizes(vocab, seq_len, d, heads, **layers) -> None:
+    check_range("vocab", vocab, low=2, integer=True)
+    check_range("seq_len", seq_len, low=1, integer=True)
+    check_range("d", d, low=1, integer=True)
+    check_range("heads", heads, low=1, high=d, integer=True)
+    if d % heads:
+        raise ValueError(f"heads: {heads} does not divide d={d}; allowed divisors of d")
+    for name, value in layers.items():
+        check_range(name, value, low=0 if name in ("prelude", "coda") else 1, integer=True)
+
 
 class Attention(nn.Module):
     def __init__(self, d: int, heads: int):
@@ -60,8 +74,54 @@ class Layer(nn.Module):
 
 
 class LoopedLM(nn.Module):
+    """A looped (depth-recurrent) transformer: prelude, a block of B layers run R times, coda.
+
+    .. math::
+
+        e = P(embed(x)),  s_0 = 0,  s_r = L_B(...L_1(inject(s_{r-1}, e))),  logits = U(norm(C(s_R)))
+
+    with ``inject`` W [s; e] ("concat", Huginn's), s + e ("additive") or s ("none", where s_0 = e).
+
+    Parameters
+    ----------
+    vocab : int
+        Vocabulary size.
+    seq_len : int
+        Longest input (learned positions).
+    d : int
+        Model width; a multiple of ``heads``.
+    heads : int
+        Attention heads per layer.
+    block : int
+        B, layers in the recurrent block.
+    prelude : int
+        Layers before the loop.
+    coda : int
+        Layers after the loop.
+    injection : str
+        "concat", "additive" or "none".
+    norm : str
+        "sandwich" (Huginn's), "pre", "post" or "loop" (pre-norm plus an RMSNorm on the state after every loop).
+
+    References
+    ----------
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026); Geiping et al., "Scaling up
+    test-time compute with latent reasoning: a recurrent depth approach" (Huginn), 2025.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import LoopedLM
+    >>> model = LoopedLM(vocab=7, seq_len=6, d=16, heads=2, block=2)
+    >>> tuple(model(torch.zeros(3, 6, dtype=torch.long), num_loops=4).shape)
+    (3, 6, 7)
+    """
+
     def __init__(self, vocab: int, seq_len: int, d: int = 64, heads: int = 4, block: int = 2, prelude: int = 1,
                  coda: int = 1, injection: str = "concat", norm: str = "sandwich"):
+        _check_sizes(vocab, seq_len, d, heads, block=block, prelude=prelude, coda=coda)
+        check_choice("injection", injection, INJECTIONS)
+        check_choice("norm", norm, NORMS)
         super().__init__()
         self.injection, self.norm_mode, self.block_size = injection, norm, block
         layer_norm = "pre" if norm == "loop" else norm
@@ -119,10 +179,44 @@ class LoopedLM(nn.Module):
 
 
 class FeedforwardLM(nn.Module):
-    """The same layers without weight sharing: ``depth`` distinct layers between prelude and coda."""
+    """The same layers without weight sharing: ``depth`` distinct layers between prelude and coda.
+
+    The stage comparison's feedforward model of matching effective depth (B x mean recurrence layers).
+    ``forward`` takes and ignores the looped model's ``num_loops``/``grad_loops``, so training code
+    calls both alike; ``record`` (a list) collects (state, attention) after every layer.
+
+    Parameters
+    ----------
+    vocab : int
+        Vocabulary size.
+    seq_len : int
+        Longest input (learned positions).
+    d : int
+        Model width; a multiple of ``heads``.
+    heads : int
+        Attention heads per layer.
+    depth : int
+        Distinct layers between prelude and coda.
+    prelude : int
+        Layers before them.
+    coda : int
+        Layers after them.
+    norm : str
+        "sandwich", "pre" or "post".
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.looped_lm import FeedforwardLM
+    >>> model = FeedforwardLM(vocab=7, seq_len=6, d=16, heads=2, depth=4)
+    >>> len(model.layers), tuple(model(torch.zeros(3, 6, dtype=torch.long)).shape)
+    (6, (3, 6, 7))
+    """
 
     def __init__(self, vocab: int, seq_len: int, d: int = 64, heads: int = 4, depth: int = 8, prelude: int = 1,
                  coda: int = 1, norm: str = "pre"):
+        _check_sizes(vocab, seq_len, d, heads, depth=depth, prelude=prelude, coda=coda)
+        check_choice("norm", norm, ("sandwich", "pre", "post"))
         super().__init__()
         self.embed = nn.Embedding(vocab, d)
         self.pos = nn.Parameter(torch.randn(seq_len, d) * 0.02)

@@ -1,6 +1,11 @@
-"""The looped_lm page's first view as shipped arrays, so opening the page runs no model.
+"""The looped_lm asset builder: the shipped checkpoints, and the page's first view as shipped arrays.
 
-    python -m core.looped_lm.ship      # after python -m core.looped_lm.pretrained; about a minute
+    python -m core.looped_lm.ship checkpoints [names]   # retrain shipped models (all six by default)
+    python -m core.looped_lm.ship                       # then the first view from them; about a minute
+
+``checkpoints`` trains each named model of :data:`~core.looped_lm.config.SHIPPED` (seed 0) and writes
+``assets/looped_lm/<name>/`` (safetensors + JSON; :mod:`.pretrained` defines and loads them).
+Without a subcommand (or with ``views``), it reads those checkpoints so that opening the page runs no model.
 
 Writes ``assets/looped_lm/views.npz``: for each shipped design ("stable", "unstable") its
 :class:`~core.looped_lm.view.LoopView` at ``MAX_LOOPS`` loops (entries ``<design>/loop/<field>``) and
@@ -13,11 +18,13 @@ checkpoints and the probe batches of :mod:`.view`.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 
 import numpy as np
 
-from core.looped_lm.config import DESIGNS
+from core.common.config import check_choice
+from core.looped_lm.config import DESIGNS, SHIPPED
 from core.looped_lm.pretrained import load_pretrained
 from core.looped_lm.view import MAX_LOOPS, VIEWS, loop_view, stage_view
 
@@ -46,21 +53,44 @@ def ship_views() -> dict:
     from core.looped_lm.evidence import untrained_like
     from core.looped_lm.stages import hop_stages
 
-    feedforward, _ = load_pretrained("feedforward")
+    feedforward = load_pretrained("feedforward").model
     arrays = {}
     for name in DESIGNS:
-        model, task = load_pretrained(name)
+        shipped = load_pretrained(name)
+        model, task = shipped.model, shipped.task
         _put(arrays, f"{name}/loop", loop_view(model, task))
         _put(arrays, f"{name}/stage", stage_view(model, feedforward, task))
         arrays[f"{name}/radius"] = np.float64(cycle_radius(model, task))
-    pointer, task = load_pretrained("pointer")
-    pointer_ff, _ = load_pretrained("pointer_feedforward")
+    shipped = load_pretrained("pointer")
+    pointer, task = shipped.model, shipped.task
+    pointer_ff = load_pretrained("pointer_feedforward").model
     _put(arrays, "pointer/hops", hop_stages(pointer, pointer_ff, task, loops=HOP_LOOPS))
     _put(arrays, "untrained/hops", hop_stages(untrained_like(pointer), pointer_ff, task, loops=HOP_LOOPS))
     return arrays
 
 
-def main() -> None:
+def ship_checkpoints(names=None) -> list:
+    """Train and write the shipped models ``names`` (default: every name of ``SHIPPED``); their folders."""
+    from core.looped_lm.pretrained import ship
+
+    names = list(names or SHIPPED)
+    for name in names:
+        check_choice("name", name, tuple(SHIPPED))
+    return [ship(name) for name in names]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m core.looped_lm.ship", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command")
+    checkpoints = commands.add_parser("checkpoints", help="retrain shipped models and write their checkpoints")
+    checkpoints.add_argument("names", nargs="*", metavar="name",
+                             help=f"any of {', '.join(SHIPPED)} (default: all)")
+    commands.add_parser("views", help="write views.npz from the shipped checkpoints (the default)")
+    args = parser.parse_args(argv)
+    if args.command == "checkpoints":
+        for folder in ship_checkpoints(args.names):
+            print(f"wrote {folder}")
+        return
     arrays = ship_views()
     np.savez_compressed(VIEWS, **arrays)
     print(f"wrote {VIEWS} ({VIEWS.stat().st_size / 1e3:.0f} kB, {len(arrays)} arrays)")

@@ -27,6 +27,24 @@ from core.looped_lm.view import HOP_DONE, HopStages
 
 @dataclass
 class StageProfile:
+    """Lens read-outs of the answer position along effective depth.
+
+    Attributes
+    ----------
+    depth_labels : list
+        [N] "r1 l0", ... (looped: loop r, block layer l) or "layer 3" (feedforward).
+    entropy : numpy.ndarray
+        [N] logit-lens entropy (nats).
+    agreement : numpy.ndarray
+        [N] top-1 agreement with the model's final prediction.
+    correct_rank : numpy.ndarray
+        [N] mean rank of the correct token (0 = top).
+    coda_agreement : numpy.ndarray
+        [N] the coda lens's agreement (looped) or the logit lens's again (feedforward).
+    matrix_entropy : numpy.ndarray
+        [N] matrix entropy of the answer-position states over the batch.
+    """
+
     depth_labels: list            # "r1 l0", ... or "layer 3"
     entropy: np.ndarray           # logit-lens entropy per depth
     agreement: np.ndarray         # top-1 agreement with the final output
@@ -120,8 +138,11 @@ def hop_stages(model, feedforward, task, loops: int = 12, n: int = 256, seed: in
     task : Task
         Pointer chasing: every hop's position is supervised (``task.hop_targets``).
     loops : int
-    n, seed : int
-        The probe batch.
+        R, loops read, 1..1024.
+    n : int
+        Probe samples, 2..100000 (matrix entropy and CKA need two).
+    seed : int
+        Seeds the probe batch.
 
     Returns
     -------
@@ -129,8 +150,28 @@ def hop_stages(model, feedforward, task, loops: int = 12, n: int = 256, seed: in
         Accuracy of a lens is the top-1 read-out against hop k's node at hop k's position; matrix
         entropy is :func:`~core.looped_lm.metrics.matrix_entropy` of that position's states over the
         batch; CKA is :func:`~core.looped_lm.metrics.linear_cka` of the states at all hop positions.
+
+    References
+    ----------
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026): stages of inference in
+    looped and feedforward models.
+
+    Examples
+    --------
+    >>> from core.looped_lm import LoopedConfig, hop_stages, make_task
+    >>> from core.looped_lm.training import build
+    >>> task = make_task("pointer_chasing", length=3, nodes=5)
+    >>> config = LoopedConfig(task="pointer_chasing", d_model=16, heads=2, block=1)
+    >>> looped, ff = build(config, task), build(config.replace(feedforward=True, mean_recurrence=3), task)
+    >>> stages = hop_stages(looped, ff, task, loops=4, n=16)
+    >>> stages.coda_accuracy.shape, stages.cka.shape, stages.hops_done.shape
+    ((4, 3), (5, 4), (4,))
     """
+    from core.common.config import check_range
     from core.looped_lm.cache import run_with_cache
+
+    check_range("loops", loops, low=1, high=1024, integer=True)
+    check_range("n", n, low=2, high=100_000, integer=True)
 
     ids, targets = task.sample(n, seed)
     answers = task.hop_targets(targets)                         # [n, K]

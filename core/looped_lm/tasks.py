@@ -34,6 +34,34 @@ from core.looped_lm.config import POINTER_NODES, TASKS
 
 @dataclass(frozen=True)
 class Task:
+    """A synthetic reasoning task; ``sample(batch_size, seed)`` draws (input_ids, targets) [batch, seq_len].
+
+    Targets are -100 (ignored) everywhere but the supervised positions: the last one, or every hop's for
+    pointer chasing (``hop_targets`` reads them). Build one with :func:`make_task`.
+
+    Attributes
+    ----------
+    name : str
+        One of ``TASKS``.
+    vocab : int
+        Token ids are 0..vocab-1.
+    seq_len : int
+        Length of every sample.
+    length : int
+        Bits (parity), terms (modular chain) or hops (variable binding, pointer chasing).
+    modulus : int
+        Modular chain's p.
+    nodes : int
+        Pointer chasing's permutation size.
+
+    Examples
+    --------
+    >>> from core.looped_lm import make_task
+    >>> ids, targets = make_task("modular_chain").sample(4, seed=0)
+    >>> tuple(ids.shape), int((targets[:, :-1] != -100).sum())
+    ((4, 6), 0)
+    """
+
     name: str
     vocab: int
     seq_len: int
@@ -97,7 +125,34 @@ class Task:
 
 
 def make_task(name: str, length: int | None = None, nodes: int = POINTER_NODES) -> Task:
-    """The task ``name``; ``length`` (bits, terms or hops) None or 0 takes the task's default."""
+    """The task ``name`` at a given length.
+
+    Parameters
+    ----------
+    name : str
+        "parity", "modular_chain", "variable_binding" or "pointer_chasing".
+    length : int or None
+        Bits, terms or hops, 1..64; None or 0 takes the task's default (8 bits, 3 terms, 3 bindings, 8 hops).
+    nodes : int
+        Pointer chasing's permutation size, 3..32 (checked for every task).
+
+    Returns
+    -------
+    Task
+        Its vocabulary and sequence length follow from the name and the length.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name or a length or node count out of range.
+
+    Examples
+    --------
+    >>> from core.looped_lm import make_task
+    >>> task = make_task("pointer_chasing", length=3, nodes=5)
+    >>> task.vocab, task.seq_len, task.length
+    (6, 8, 3)
+    """
     check_choice("task", name, TASKS)
     if length:
         check_range("length", length, low=1, high=64, integer=True)
@@ -127,5 +182,26 @@ class ShuffledTask(Task):
 
 
 def shuffled_targets(task: Task) -> ShuffledTask:
-    """The control task: ``task``'s inputs, its target rows permuted within every batch."""
+    """The control task: ``task``'s inputs, its target rows permuted within every batch.
+
+    Parameters
+    ----------
+    task : Task
+        The task whose labels are made independent of its inputs.
+
+    Returns
+    -------
+    ShuffledTask
+        A :class:`Task` whose ``sample(batch_size, seed)`` gives ``task``'s inputs and its target rows
+        permuted by a permutation derived from ``seed``: the labels keep their marginal distribution.
+
+    Examples
+    --------
+    >>> from core.looped_lm import make_task, shuffled_targets
+    >>> task = make_task("modular_chain")
+    >>> ids, targets = task.sample(64, seed=1)
+    >>> ids2, shuffled = shuffled_targets(task).sample(64, seed=1)
+    >>> bool((ids == ids2).all()), sorted(shuffled[:, -1].tolist()) == sorted(targets[:, -1].tolist())
+    (True, True)
+    """
     return ShuffledTask(**{name: getattr(task, name) for name in Task.__dataclass_fields__})

@@ -24,12 +24,12 @@ What is ours (the abstract leaves it open), each documented where it lives:
   unit-norm test features, accuracy by logistic regression.
 """
 
-from core.mcr2.ascent import (AscentConfig, AscentResult, AscentTrace, TailFit, ascend, fit_tail, initial_features,
-                              trace_of)
+from core.mcr2.ascent import (AscentConfig, AscentResult, AscentTrace, Features, TailFit, ascend, fit_tail,
+                              initial_features, trace_of)
 from core.mcr2.digits import OBJECTIVES, DigitsConfig, DigitsResult, Geometry, geometry, train_digits
-from core.mcr2.maximisers import (Projection, Roots, critical_lambda, direction_value, distance_to_maximisers,
-                                  maximiser_value, rank_pattern, saddle_point, singular_value_roots,
-                                  subspace_cosines)
+from core.mcr2.maximisers import (Projection, Roots, SaddlePoint, critical_lambda, direction_value,
+                                  distance_to_maximisers, maximiser_value, rank_pattern, saddle_point,
+                                  singular_value_roots, subspace_cosines)
 from core.mcr2.objective import (class_coding_rate, coding_rate, rate_reduction, rate_reduction_grad,
                                  reference_code_loss)
 from core.mcr2.views import SaddleProbe, saddle_probe
@@ -39,8 +39,9 @@ from core.mcr2.claims import CLAIMS  # noqa: E402
 __all__ = [
     "CLAIMS", "coding_rate", "class_coding_rate", "rate_reduction", "rate_reduction_grad", "reference_code_loss",
     "Roots", "singular_value_roots", "critical_lambda", "direction_value", "maximiser_value", "rank_pattern",
-    "Projection", "distance_to_maximisers", "subspace_cosines", "saddle_point",
+    "Projection", "distance_to_maximisers", "subspace_cosines", "saddle_point", "SaddlePoint",
     "AscentConfig", "AscentResult", "AscentTrace", "trace_of", "TailFit", "ascend", "fit_tail", "initial_features",
+    "Features",
     "OBJECTIVES", "DigitsConfig", "DigitsResult", "Geometry", "geometry", "train_digits",
     "SaddleProbe", "saddle_probe",
 ]

@@ -17,12 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
+from core.common.assets import asset_dir
 from core.common.results import result_to_dict
 from core.mcr2.ascent import AscentConfig, AscentResult, TailFit, ascend
 from core.mcr2.digits import OBJECTIVES, DigitsConfig, train_digits
 from core.mcr2.views import saddle_probe
 
-DIR = Path(__file__).resolve().parents[2] / "assets" / "mcr2"
+DIR = asset_dir("mcr2")
 ARRAYS, VIEW = DIR / "ascent_seed0.npz", DIR / "view_seed0.json"
 SEED = 0
 ARRAY_FIELDS = ("objective", "grad_norm", "distance", "gap", "pl_ratio", "bound_ratio", "contraction", "spectra",

@@ -23,6 +23,26 @@ DELTAS = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5)
 
 @dataclass
 class SaddleProbe:
+    """The error-bound ratio at perturbations of a strict saddle (the far-point control).
+
+    Attributes
+    ----------
+    deltas : numpy.ndarray
+        ``(P,)`` perturbation norms δ.
+    distance : numpy.ndarray
+        ``(P,)`` dist(Z, 𝒳*(r)) at each perturbed point.
+    grad_norm : numpy.ndarray
+        ``(P,)`` ‖∇F‖ there.
+    ratio : numpy.ndarray
+        ``(P,)`` dist / ‖∇F‖: grows like 1/δ, so no local κ holds at the saddle.
+    saddle_grad_norm : float
+        ‖∇F‖ at the saddle itself (0 up to rounding).
+    saddle_distance : float
+        Its distance to 𝒳*(r): σ⁻ in exact arithmetic.
+    ranks : numpy.ndarray
+        ``(K,)`` the rank pattern r of the nearest maximiser set.
+    """
+
     deltas: np.ndarray          # perturbation norms
     distance: np.ndarray        # dist(Z, 𝒳*(r)) at each perturbed point
     grad_norm: np.ndarray
@@ -46,11 +66,40 @@ def saddle_ranks(config: AscentConfig) -> np.ndarray:
 
 
 def saddle_probe(config: AscentConfig | None = None, seed: int = 0, deltas=DELTAS) -> SaddleProbe:
-    """dist/‖∇F‖ at δ-perturbations of a strict saddle (see the module docstring)."""
-    config = config or AscentConfig()
+    """dist/‖∇F‖ at δ-perturbations of a strict saddle (see the module docstring).
+
+    Parameters
+    ----------
+    config : AscentConfig, optional
+        The problem (d, K, m_k, ε, λ); default ``AscentConfig()``.
+    seed : int
+        The saddle's subspaces and the perturbation's direction.
+    deltas : sequence of float
+        Perturbation norms, each > 0 and finite.
+
+    Returns
+    -------
+    SaddleProbe
+        Distance, gradient norm and their ratio at each δ, and the saddle's own values.
+
+    Examples
+    --------
+    >>> probe = saddle_probe(AscentConfig(dim=4, per_class=3), seed=0, deltas=(1e-2, 1e-4))
+    >>> bool(probe.ratio[1] > 50 * probe.ratio[0]), round(probe.saddle_distance, 4)
+    (True, 0.0759)
+    """
+    config = AscentConfig() if config is None else config
+    if not isinstance(config, AscentConfig):
+        raise ValueError(f"config: a {type(config).__name__}; allowed an AscentConfig")
+    try:
+        values = np.asarray(deltas, dtype=float)
+    except (TypeError, ValueError):
+        values = np.asarray([np.nan])
+    if values.ndim != 1 or values.size < 1 or not np.all(np.isfinite(values)) or np.any(values <= 0):
+        raise ValueError(f"deltas: {deltas!r} is not a list of perturbation norms; allowed numbers > 0")
     ranks = saddle_ranks(config)
-    Z0, labels, ranks = saddle_point(config.dim, config.class_sizes, config.eps, config.lam, ranks,
-                                     seed_rng=derive_rng(seed, "mcr2", "saddle"))
+    point = saddle_point(config.dim, config.class_sizes, config.eps, config.lam, ranks, seed=seed)
+    Z0, labels, ranks = point.features, point.labels, point.ranks
     rng = derive_rng(seed, "mcr2", "saddle-noise")
     noise = rng.normal(size=Z0.shape)
     noise /= np.linalg.norm(noise)

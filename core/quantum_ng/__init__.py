@@ -15,6 +15,8 @@ Modules, each stating its formulas and our choices:
 - :mod:`.propagation` Pauli propagation with weight-k truncation (truncating after every gate),
   the support-overlap mask and the active set;
 - :mod:`.metric` the covariance formula, exact and surrogate metrics, the truncation curve;
+  :func:`surrogate_metric` takes any PennyLane QNode or tape too, as ``qml.metric_tensor`` does
+  (:mod:`.circuits` reads its gates);
 - :mod:`.shadows` PennyLane's shadow sampler and our unbiased entry estimator (U-statistic for
   the product of means);
 - :mod:`.measurements` shot-noisy gradients and metrics as PennyLane samples them, charged to
@@ -22,7 +24,7 @@ Modules, each stating its formulas and our choices:
 - :mod:`.estimation` the variance side of the k trade-off (a one-dataset variance estimate, bias^2 +
   variance = MSE against k, the best k at a shot count) and our finite-shot concentration bound;
 - :mod:`.view` the page's metric view (exact, surrogate, one-shadow estimate, truncation curve) in
-  stoppable steps counted by :mod:`.steps`; :mod:`.assets` the shipped arrays of the first view.
+  stoppable steps counted by :mod:`.steps`; :mod:`.ship` the shipped arrays of the first view.
 
 The paper's setting is a *local* ansatz: the default is brickwork (alternating nearest-neighbour
 CNOTs, light cones growing one site per side and layer, :meth:`Ansatz.light_cones`); the CNOT
@@ -47,17 +49,17 @@ bench/results/quantum_ng.md). We therefore make the active set "keeps more than 
 is computable because conjugation preserves the norm.
 
 PennyLane is imported when something is simulated, not with the package: the page's first view
-reads shipped arrays (:mod:`.assets`) and must not pay for it. So :class:`ShotOracle` (whose module
+reads shipped arrays (:mod:`.ship`) and must not pay for it. So :class:`ShotOracle` (whose module
 is PennyLane through and through) is loaded on first access, and :mod:`.simulate` only by the
 functions that simulate.
 """
 
 from core.quantum_ng.ansatz import ENTANGLERS, LOCAL_ENTANGLERS, ROTATIONS, Ansatz, Gate
 from core.quantum_ng.hamiltonians import MODEL_LABELS, MODELS, Chain, chain_hamiltonian
-from core.quantum_ng.estimation import (ConcentrationBound, bias_variance_curve, concentration_bound,
-                                        shadow_variance)
-from core.quantum_ng.metric import (covariance, exact_metric, metric_from_generators, relative_error,
-                                    surrogate_metric, truncation_curve)
+from core.quantum_ng.estimation import (BiasVarianceCurve, ConcentrationBound, bias_variance_curve,
+                                        concentration_bound, shadow_variance)
+from core.quantum_ng.metric import (TruncationCurve, covariance, exact_metric, metric_from_generators,
+                                    relative_error, surrogate_metric, truncation_curve)
 from core.quantum_ng.view import MetricView, MetricViewConfig, metric_view
 from core.quantum_ng.optimizers import (LABELS, OPTIMIZERS, SGD, Adam, BlockDiagQNG, Optimizer, RandomNG,
                                         SurrogateQNG, hybrid_step, make_optimizer, natural_step, psd)
@@ -73,8 +75,9 @@ __all__ = [
     "Chain", "chain_hamiltonian", "MODELS", "MODEL_LABELS",
     "PauliTerms", "PropagatedGenerators", "propagate_generators",
     "covariance", "exact_metric", "metric_from_generators", "surrogate_metric", "relative_error", "truncation_curve",
+    "TruncationCurve",
     "ShadowData", "acquire_shadow", "shadow_metric", "snapshot_values",
-    "shadow_variance", "concentration_bound", "ConcentrationBound", "bias_variance_curve",
+    "shadow_variance", "concentration_bound", "ConcentrationBound", "bias_variance_curve", "BiasVarianceCurve",
     "ShotAccountant", "ShotOracle",
     "Optimizer", "SGD", "Adam", "BlockDiagQNG", "RandomNG", "SurrogateQNG", "make_optimizer", "natural_step",
     "hybrid_step", "psd", "OPTIMIZERS", "LABELS",

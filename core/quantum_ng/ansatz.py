@@ -38,20 +38,62 @@ MAX_QUBITS = 20
 
 @dataclass(frozen=True)
 class Gate:
-    """One gate: its name, the wires it acts on and, for a rotation, the index of its parameter."""
+    """One gate of a circuit: its name, the wires it acts on and, for a rotation, its parameter.
+
+    A rotation ``R_P(theta) = exp(-i theta P / 2)`` (``name`` one of ``RX``, ``RY``, ``RZ``) is either
+    trainable, ``param`` the index of theta in the parameter vector, or fixed, ``angle`` its theta
+    (a fixed gate of a PennyLane circuit read by :func:`~core.quantum_ng.circuits.tape_circuit`; an
+    :class:`Ansatz` makes only trainable rotations). ``CNOT`` and ``CZ`` carry neither.
+
+    Attributes
+    ----------
+    name : str
+        ``"RX"``, ``"RY"``, ``"RZ"``, ``"CNOT"`` or ``"CZ"``.
+    wires : tuple of int
+        The wires, in ``0 .. n_qubits - 1``; (control, target) for a CNOT.
+    param : int or None
+        For a trainable rotation, the index of its parameter; None otherwise.
+    angle : float or None
+        For a fixed rotation, its angle; None otherwise.
+
+    Examples
+    --------
+    >>> Gate("RY", (2,), param=5).pauli, Gate("CNOT", (0, 1)).pauli
+    ('Y', None)
+    """
 
     name: str
     wires: tuple[int, ...]
     param: int | None = None
+    angle: float | None = None
 
     @property
     def pauli(self) -> str | None:
         """The rotation's Pauli letter ("X", "Y" or "Z"), or None for an entangling gate."""
-        return self.name[1] if self.param is not None else None
+        return self.name[1] if self.name in ROTATIONS else None
 
 
 class Ansatz:
-    """A layered rotation + entangler circuit on ``n_qubits`` wires (see the module docstring)."""
+    """A layered rotation + entangler circuit on ``n_qubits`` wires (see the module docstring).
+
+    Parameters
+    ----------
+    n_qubits : int
+        Wires, in [1, 20].
+    layers : int
+        Repetitions of (rotations on every qubit, entangler), in [1, 20].
+    rotations : sequence of str
+        The rotation kinds of each layer, in order, from ``RX``, ``RY``, ``RZ``.
+    entangler : str
+        ``brickwork`` (local, the default), ``cnot_chain`` (the non-local control), ``cz_chain`` or
+        ``none``.
+
+    Examples
+    --------
+    >>> ansatz = Ansatz(4, 2)
+    >>> ansatz.n_params, ansatz.light_cones()[0].astype(int).tolist()   # RY on wire 0 reaches wires 0-2
+    (16, [1, 1, 1, 0])
+    """
 
     def __init__(self, n_qubits: int, layers: int, rotations: Sequence[str] = ("RY", "RZ"),
                  entangler: str = "brickwork"):

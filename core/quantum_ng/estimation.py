@@ -103,6 +103,16 @@ def shadow_variance(gens: PropagatedGenerators, shadow: ShadowData, mask: bool =
     ndarray [P, P]
         Var ĝ_ij ~ Var_t(psi_tij) / T with psi_tij = B_tij - (m_j A_ti + m_i A_tj); zero outside the
         kept entries. Its sum is the estimated E ||ĝ - g^(k)||_F^2.
+
+    Examples
+    --------
+    >>> from core.quantum_ng import Ansatz, acquire_shadow, propagate_generators
+    >>> ansatz = Ansatz(3, 1)
+    >>> params = ansatz.random_params(0)
+    >>> gens = propagate_generators(ansatz, params, k=2)
+    >>> var = shadow_variance(gens, acquire_shadow(ansatz, params, 200, seed=0))
+    >>> var.shape, bool(np.all(var >= 0))
+    ((6, 6), True)
     """
     T = shadow.snapshots
     pairs = kept_pairs(gens, mask)
@@ -117,9 +127,25 @@ def shadow_variance(gens: PropagatedGenerators, shadow: ShadowData, mask: bool =
 
 @dataclass
 class ConcentrationBound:
-    """The per-entry variance bounds v_ij and the Frobenius radius at confidence 1 - delta."""
+    """The per-entry variance bounds v_ij and the Frobenius radius at confidence 1 - delta.
 
-    entry_variance: np.ndarray   # v_ij [P, P]
+    Attributes
+    ----------
+    entry_variance : ndarray of shape (P, P)
+        v_ij, a bound on Var ĝ_ij (zero outside the kept entries).
+    snapshots : int
+        T, the shadow's size the bound is for.
+    delta : float
+        In (0, 1): the radius holds with probability at least 1 - delta.
+
+    Examples
+    --------
+    >>> bound = ConcentrationBound(np.full((2, 2), 0.01), snapshots=100, delta=0.04)
+    >>> round(bound.variance, 3), round(bound.radius, 3)
+    (0.04, 1.0)
+    """
+
+    entry_variance: np.ndarray
     snapshots: int
     delta: float
 
@@ -141,6 +167,7 @@ def concentration_bound(gens: PropagatedGenerators, snapshots: int, delta: float
     Parameters
     ----------
     gens : PropagatedGenerators
+        The weight-k generators.
     snapshots : int
         T, at least 2.
     delta : float
@@ -152,6 +179,20 @@ def concentration_bound(gens: PropagatedGenerators, snapshots: int, delta: float
     -------
     ConcentrationBound
         Depends on the generators only (their strings and coefficients), not on the state.
+
+    References
+    ----------
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+       "finite-shot concentration bounds for the shadow-estimated surrogate" (this bound is ours).
+
+    Examples
+    --------
+    >>> from core.quantum_ng import Ansatz, propagate_generators
+    >>> ansatz = Ansatz(3, 1)
+    >>> gens = propagate_generators(ansatz, ansatz.random_params(0), k=2)
+    >>> small, large = concentration_bound(gens, 100), concentration_bound(gens, 10_000)
+    >>> round(small.radius / large.radius)       # the radius shrinks about as 1 / sqrt(T)
+    10
     """
     T = check_range("snapshots", snapshots, 2, 10**9, integer=True)
     delta = check_range("delta", delta, 0.0, 1.0, low_open=True, high_open=True)
@@ -178,18 +219,61 @@ def variance_point(gens: PropagatedGenerators, shadow: ShadowData, norm2: float,
             "variance_bound": bound.variance / norm2, "radius": bound.radius / np.sqrt(norm2)}
 
 
+@dataclass
+class BiasVarianceCurve:
+    """Bias^2, variance and MSE of the one-shadow surrogate against k, all relative to ||g||_F^2 (one row per k).
+
+    Attributes
+    ----------
+    k : ndarray of int
+        The truncation weights.
+    bias2 : ndarray
+        ||g^(k) - g||_F^2 / ||g||_F^2, the truncation (and mask) bias of the exact-expectation surrogate.
+    variance : ndarray
+        The one-dataset variance estimate (:func:`shadow_variance` summed), relative.
+    variance_bound : ndarray
+        sum_ij v_ij of :func:`concentration_bound`, relative.
+    mse : ndarray
+        bias2 + variance.
+    error2 : ndarray
+        The squared error of this one estimate, ||ĝ - g||_F^2 / ||g||_F^2.
+    radius : ndarray
+        The bound's Frobenius radius at confidence 1 - delta, relative to ||g||_F.
+    best_k : int
+        The k with the smallest MSE (0 when ``k`` is empty).
+    """
+
+    k: np.ndarray
+    bias2: np.ndarray
+    variance: np.ndarray
+    variance_bound: np.ndarray
+    mse: np.ndarray
+    error2: np.ndarray
+    radius: np.ndarray
+    best_k: int
+
+
 def bias_variance_curve(ansatz, params, ks, snapshots: int, mask: bool = True, seed: int = 0,
-                        exact: np.ndarray | None = None, delta: float = 0.05) -> dict:
+                        exact: np.ndarray | None = None, delta: float = 0.05) -> BiasVarianceCurve:
     """Bias^2, variance and MSE of the one-shadow surrogate against k at a fixed shot count T.
+
+    .. math::
+
+        \\mathrm{MSE}(k) = \\|g^{(k)} - g\\|_F^2 + \\mathbb{E}\\,\\|\\hat g - g^{(k)}\\|_F^2,
+
+    the first term exact, the second the one-dataset variance estimate (see the module docstring);
+    one shadow dataset serves every k.
 
     Parameters
     ----------
     ansatz : Ansatz
-    params : array of shape (P,)
+        The circuit.
+    params : array_like of shape (P,)
+        Its parameters.
     ks : iterable of int
         Truncation weights, each in [1, n_qubits].
     snapshots : int
-        T, the shots the one shadow dataset costs.
+        T, in [2, 10^7]: the shots the one shadow dataset costs.
     mask : bool
         The support-overlap mask.
     seed : int
@@ -197,21 +281,34 @@ def bias_variance_curve(ansatz, params, ks, snapshots: int, mask: bool = True, s
     exact : ndarray [P, P], optional
         The exact metric (computed if not given).
     delta : float
-        Confidence of the concentration bound's radius.
+        In (0, 1): confidence of the concentration bound's radius.
 
     Returns
     -------
-    dict of arrays, one entry per k, all relative to ||g||_F^2
-        ``k``; ``bias2`` = ||g^(k) - g||^2; ``variance`` (the one-dataset estimate);
-        ``variance_bound`` (sum v_ij); ``mse`` = bias2 + variance; ``error2`` (the squared error of
-        this one estimate, ||ĝ - g||^2); ``radius`` (the bound's radius, relative to ||g||); and
-        ``best_k`` (argmin of the MSE, a scalar array).
+    BiasVarianceCurve
+        One row per k, and the k that minimises the MSE.
+
+    References
+    ----------
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+       "Truncation level k provides a bias--variance tradeoff".
+
+    Examples
+    --------
+    >>> from core.quantum_ng import Ansatz
+    >>> ansatz = Ansatz(3, 1)
+    >>> curve = bias_variance_curve(ansatz, ansatz.random_params(0), [1, 2], snapshots=100, seed=0)
+    >>> curve.k.tolist(), bool(np.allclose(curve.mse, curve.bias2 + curve.variance)), curve.best_k in (1, 2)
+    ([1, 2], True, True)
     """
     from core.quantum_ng.metric import exact_metric, metric_from_generators
     from core.quantum_ng.propagation import propagate_generators
     from core.quantum_ng.shadows import acquire_shadow
     from core.quantum_ng.simulate import final_state
 
+    ks = [check_range("ks", k, 1, ansatz.n_qubits, integer=True) for k in ks]
+    snapshots = check_range("snapshots", snapshots, 2, 10_000_000, integer=True)
+    delta = check_range("delta", delta, 0.0, 1.0, low_open=True, high_open=True)
     exact = exact_metric(ansatz, params) if exact is None else exact
     norm2 = float(np.sum(exact ** 2))
     state = final_state(ansatz, params)
@@ -229,6 +326,6 @@ def bias_variance_curve(ansatz, params, ks, snapshots: int, mask: bool = True, s
         rows["error2"].append(float(np.sum((estimate - exact) ** 2)) / norm2)
         for key in ("variance", "variance_bound", "radius"):
             rows[key].append(point[key])
-    out = {key: np.asarray(v) for key, v in rows.items()}
-    out["best_k"] = np.asarray(out["k"][int(np.argmin(out["mse"]))] if len(out["k"]) else 0)
-    return out
+    out = {key: np.asarray(v, dtype=int if key == "k" else float) for key, v in rows.items()}
+    best = int(out["k"][int(np.argmin(out["mse"]))]) if len(out["k"]) else 0
+    return BiasVarianceCurve(**out, best_k=best)

@@ -46,6 +46,28 @@ GLOBAL_HAAR_UP_TO = 10   # RNG's random unitary is global Haar up to here, local
 
 
 class ShotOracle:
+    """The quantum computer as an optimiser sees it: shot-noisy estimates, each charged to ``accountant``.
+
+    Parameters
+    ----------
+    ansatz : Ansatz
+        The circuit.
+    hamiltonian : pennylane.operation.Operator
+        The energy to minimise (measured in qubit-wise-commuting groups).
+    shots : int or None
+        Shots per circuit and measurement group, in [1, 10^7]; None is the noise-free mode, charged
+        nothing.
+    seed : int
+        Seeds every device and random unitary this oracle draws.
+
+    Examples
+    --------
+    >>> from core.quantum_ng import Ansatz, Chain, ShotOracle
+    >>> oracle = ShotOracle(Ansatz(2, 1), Chain(n_qubits=2).hamiltonian(), shots=100, seed=0)
+    >>> oracle.gradient(np.zeros(4)).shape, oracle.accountant.shots    # 2P circuits x 3 groups x 100
+    ((4,), 2400)
+    """
+
     def __init__(self, ansatz: Ansatz, hamiltonian, shots: int | None, seed: int = 0):
         self.ansatz, self.hamiltonian = ansatz, hamiltonian
         self.shots = None if shots is None else check_range("shots", shots, 1, 10**7, integer=True)

@@ -42,8 +42,37 @@ def _trainable(params):
 
 
 def natural_step(params, grad, metric, stepsize: float, lam: float) -> np.ndarray:
-    """One ``qml.QNGOptimizer`` step with a given metric and gradient: params - eta pinv(g + lam I) grad."""
+    """One ``qml.QNGOptimizer`` step with a given metric and gradient.
+
+    .. math:: \\theta \\leftarrow \\theta - \\eta\\, (g + \\lambda I)^{+} \\nabla E
+
+    Parameters
+    ----------
+    params : array_like of shape (P,)
+        The current parameters.
+    grad : array_like of shape (P,)
+        The (estimated) energy gradient.
+    metric : array_like of shape (P, P)
+        The metric in ``qml.metric_tensor``'s convention.
+    stepsize : float
+        eta, in (0, 10].
+    lam : float
+        lambda >= 0 (at most 10), the regularisation PennyLane adds to the metric.
+
+    Returns
+    -------
+    ndarray of shape (P,)
+        The new parameters.
+
+    Examples
+    --------
+    >>> natural_step([1.0, 1.0], [0.5, 0.5], np.diag([0.25, 0.5]), stepsize=0.1, lam=0.0)
+    array([0.8, 0.9])
+    """
     import pennylane as qml
+
+    stepsize = check_range("stepsize", stepsize, 0.0, 10.0, low_open=True)
+    lam = check_range("lam", lam, 0.0, 10.0)
 
     opt = qml.QNGOptimizer(stepsize=stepsize, lam=lam)
     opt.metric_tensor = np.asarray(metric, float) + lam * np.eye(len(grad))
@@ -52,14 +81,74 @@ def natural_step(params, grad, metric, stepsize: float, lam: float) -> np.ndarra
 
 
 def psd(matrix: np.ndarray) -> np.ndarray:
-    """The nearest positive semi-definite matrix in Frobenius norm (eigenvalues clipped at zero)."""
+    """The nearest positive semi-definite matrix in Frobenius norm (eigenvalues clipped at zero).
+
+    Parameters
+    ----------
+    matrix : ndarray of shape (P, P)
+        A square matrix; its symmetric part is used.
+
+    Returns
+    -------
+    ndarray of shape (P, P)
+        V max(W, 0) V^T for the eigen-decomposition V W V^T of (M + M^T) / 2.
+
+    Examples
+    --------
+    >>> psd(np.diag([1.0, -2.0]))
+    array([[1., 0.],
+           [0., 0.]])
+    """
     sym = 0.5 * (matrix + matrix.T)
     w, v = np.linalg.eigh(sym)
     return (v * np.clip(w, 0.0, None)) @ v.T
 
 
-def hybrid_step(params, grad, metric, active, stepsize: float, lam: float, gd_stepsize: float | None = None):
-    """The surrogate's update: natural gradient on the active set, gradient descent on the rest."""
+def hybrid_step(params, grad, metric, active, stepsize: float, lam: float,
+                gd_stepsize: float | None = None) -> np.ndarray:
+    """The surrogate's update: natural gradient on the active set A, gradient descent on the rest.
+
+    .. math::
+
+        \\theta_A \\leftarrow \\theta_A - \\eta\\,(\\mathrm{psd}(\\hat g_{AA}) + \\lambda I)^{-1} \\nabla_A E,
+        \\qquad \\theta_{\\bar A} \\leftarrow \\theta_{\\bar A} - \\eta_{gd} \\nabla_{\\bar A} E.
+
+    Parameters
+    ----------
+    params : array_like of shape (P,)
+        The current parameters.
+    grad : array_like of shape (P,)
+        The (estimated) energy gradient.
+    metric : array_like of shape (P, P)
+        The surrogate metric (only its active block is used).
+    active : array_like of bool, shape (P,)
+        The active set.
+    stepsize : float
+        eta, in (0, 10], for the natural-gradient block.
+    lam : float
+        lambda in [0, 10], added to the clipped block (lambda = 0 needs a nonsingular block).
+    gd_stepsize : float, optional
+        eta_gd in [0, 10] for the inactive parameters (default: ``stepsize``).
+
+    Returns
+    -------
+    ndarray of shape (P,)
+        The new parameters.
+
+    References
+    ----------
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+       "an active set receiving surrogate-QNG updates, while the rest follow standard gradient descent".
+
+    Examples
+    --------
+    >>> hybrid_step([1.0, 1.0], [0.5, 0.5], np.diag([0.25, 0.0]), [True, False], stepsize=0.1, lam=0.0)
+    array([0.8 , 0.95])
+    """
+    stepsize = check_range("stepsize", stepsize, 0.0, 10.0, low_open=True)
+    lam = check_range("lam", lam, 0.0, 10.0)
+    if gd_stepsize is not None:
+        gd_stepsize = check_range("gd_stepsize", gd_stepsize, 0.0, 10.0)
     params, grad = np.asarray(params, float), np.asarray(grad, float)
     active = np.asarray(active, bool)
     new = params.copy()
@@ -72,6 +161,19 @@ def hybrid_step(params, grad, metric, active, stepsize: float, lam: float, gd_st
 
 
 class Optimizer:
+    """The interface of the five optimisers: ``step(params, oracle)`` returns the next parameters.
+
+    Parameters
+    ----------
+    stepsize : float
+        eta, in (0, 10].
+
+    Examples
+    --------
+    >>> Optimizer(0.1).stepsize
+    0.1
+    """
+
     key = ""
 
     def __init__(self, stepsize: float):
@@ -87,6 +189,19 @@ class Optimizer:
 
 
 class SGD(Optimizer):
+    """Gradient descent on the shot-noisy parameter-shift gradient (``qml.GradientDescentOptimizer``).
+
+    Parameters
+    ----------
+    stepsize : float
+        eta, in (0, 10].
+
+    Examples
+    --------
+    >>> SGD(0.1).label
+    'SGD'
+    """
+
     key = "sgd"
 
     def __init__(self, stepsize: float = 0.05):
@@ -102,6 +217,19 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
+    """``qml.AdamOptimizer`` (beta1 = 0.9, beta2 = 0.99, eps = 1e-8) on the shot-noisy gradient.
+
+    Parameters
+    ----------
+    stepsize : float
+        eta, in (0, 10].
+
+    Examples
+    --------
+    >>> Adam(0.1).label
+    'Adam'
+    """
+
     key = "adam"
 
     def __init__(self, stepsize: float = 0.05):
@@ -117,6 +245,21 @@ class Adam(Optimizer):
 
 
 class BlockDiagQNG(Optimizer):
+    """``qml.QNGOptimizer`` with the block-diagonal metric, measured with shots (one circuit per layer).
+
+    Parameters
+    ----------
+    stepsize : float
+        eta, in (0, 10].
+    lam : float
+        lambda in [0, 10], the metric's regularisation.
+
+    Examples
+    --------
+    >>> BlockDiagQNG(0.05, lam=0.01).label
+    'Block-diagonal QNG'
+    """
+
     key = "block_qng"
 
     def __init__(self, stepsize: float = 0.05, lam: float = 0.01):
@@ -132,6 +275,21 @@ class BlockDiagQNG(Optimizer):
 
 
 class RandomNG(BlockDiagQNG):
+    """Random natural gradient: ``qml.QNGOptimizer`` with F / 2, the classical Fisher after a random unitary.
+
+    Parameters
+    ----------
+    stepsize : float
+        eta, in (0, 10].
+    lam : float
+        lambda in [0, 10], the metric's regularisation.
+
+    Examples
+    --------
+    >>> RandomNG(0.05).label
+    'Random NG'
+    """
+
     key = "rng"
 
     def metric(self, params, oracle):
@@ -139,6 +297,33 @@ class RandomNG(BlockDiagQNG):
 
 
 class SurrogateQNG(Optimizer):
+    """The paper's optimiser: :func:`hybrid_step` with the weight-k surrogate from one fresh shadow per step.
+
+    Parameters
+    ----------
+    stepsize : float
+        eta, in (0, 10], of the natural-gradient block.
+    lam : float
+        lambda in [0, 10].
+    k : int
+        The truncation weight, at least 1 (and at most the circuit's qubits).
+    mask : bool
+        The support-overlap mask.
+    snapshots : int
+        T in [2, 10^7], the shadow's size per step.
+    active_threshold : float
+        In [0, 1): a parameter is active when its truncated generator keeps more than this share of
+        its norm (0: nonzero, the abstract's rule).
+    gd_stepsize : float, optional
+        eta_gd in [0, 10] of the inactive parameters (default: ``stepsize``).
+
+    Examples
+    --------
+    >>> opt = SurrogateQNG(0.05, k=2, snapshots=500)
+    >>> opt.label, opt.k
+    ('Surrogate QNG (ours)', 2)
+    """
+
     key = "surrogate"
 
     def __init__(self, stepsize: float = 0.05, lam: float = 0.01, k: int = 2, mask: bool = True,
@@ -146,7 +331,7 @@ class SurrogateQNG(Optimizer):
         super().__init__(stepsize)
         self.active_threshold = check_range("active_threshold", active_threshold, 0.0, 1.0, high_open=True)
         self.lam = check_range("lam", lam, 0.0, 10.0)
-        self.k, self.mask = int(k), bool(mask)
+        self.k, self.mask = check_range("k", k, 1, 20, integer=True), bool(mask)
         self.snapshots = check_range("snapshots", snapshots, 2, 10**7, integer=True)
         self.gd_stepsize = None if gd_stepsize is None else check_range("gd_stepsize", gd_stepsize, 0.0, 10.0)
 
@@ -158,6 +343,25 @@ class SurrogateQNG(Optimizer):
 
 
 def make_optimizer(key: str, **kwargs) -> Optimizer:
+    """The optimiser named ``key``, built with ``kwargs``.
+
+    Parameters
+    ----------
+    key : str
+        One of ``sgd``, ``adam``, ``block_qng``, ``rng``, ``surrogate``.
+    **kwargs
+        The class's arguments (``stepsize``, ``lam``, ...).
+
+    Returns
+    -------
+    Optimizer
+        :class:`SGD`, :class:`Adam`, :class:`BlockDiagQNG`, :class:`RandomNG` or :class:`SurrogateQNG`.
+
+    Examples
+    --------
+    >>> make_optimizer("adam", stepsize=0.2).label
+    'Adam'
+    """
     from core.common.config import check_choice
 
     classes = {"sgd": SGD, "adam": Adam, "block_qng": BlockDiagQNG, "rng": RandomNG, "surrogate": SurrogateQNG}

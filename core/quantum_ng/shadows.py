@@ -42,7 +42,21 @@ ESTIMATE_ELEMENTS = 1 << 23   # snapshots x strings compared at once
 
 @dataclass
 class ShadowData:
-    """T snapshots in PennyLane's encoding: bits and recipes, both int8 [T, n_qubits]."""
+    """T snapshots in PennyLane's encoding: bits and recipes, both int8 [T, n_qubits].
+
+    Attributes
+    ----------
+    bits : ndarray of int8, shape (T, n_qubits)
+        The measured outcomes, 0 for eigenvalue +1 and 1 for -1.
+    recipes : ndarray of int8, shape (T, n_qubits)
+        The measured bases, 0/1/2 = X/Y/Z (PennyLane's ``classical_shadow`` recipes).
+
+    Examples
+    --------
+    >>> shadow = ShadowData(np.zeros((4, 2), np.int8), np.full((4, 2), 2, np.int8))   # four |00> in Z
+    >>> shadow.snapshots, shadow.n_qubits
+    (4, 2)
+    """
 
     bits: np.ndarray
     recipes: np.ndarray
@@ -74,9 +88,11 @@ def acquire_shadow(ansatz: Ansatz, params, snapshots: int, seed: int = 0, progre
     Parameters
     ----------
     ansatz : Ansatz
-    params : array of shape (P,)
+        The circuit.
+    params : array_like of shape (P,)
+        Its parameters.
     snapshots : int
-        T, in [2, 10^7].
+        T, in [2, 10^7] (the range is reported under the name ``shots``, the surrogate's knob).
     seed : int
         Seeds the sampler; the same seed gives the same dataset.
     progress : callable, optional
@@ -87,15 +103,29 @@ def acquire_shadow(ansatz: Ansatz, params, snapshots: int, seed: int = 0, progre
     -------
     ShadowData
         T snapshots, or fewer when stopped.
-    """
-    import pennylane as qml
 
-    from core.common.progress import report
+    Examples
+    --------
+    >>> from core.quantum_ng import Ansatz
+    >>> shadow = acquire_shadow(Ansatz(3, 1), np.zeros(6), snapshots=50, seed=1)
+    >>> shadow.bits.shape, bool(np.all(shadow.bits[shadow.recipes == 2] == 0))   # |000>: Z always +1
+    ((50, 3), True)
+    """
     from core.quantum_ng.simulate import final_state
 
     snapshots = check_range("shots", snapshots, 2, 10_000_000, integer=True)
-    n = ansatz.n_qubits
-    state = final_state(ansatz, params).reshape((2,) * n)
+    return shadow_from_state(final_state(ansatz, params), snapshots, seed, progress)
+
+
+def shadow_from_state(state: np.ndarray, snapshots: int, seed: int = 0, progress=None) -> ShadowData:
+    """:func:`acquire_shadow` on a given statevector (length 2^n, wire 0 the most significant bit)."""
+    import pennylane as qml
+
+    from core.common.progress import report
+
+    snapshots = check_range("shots", snapshots, 2, 10_000_000, integer=True)
+    n = int(np.log2(state.size))
+    state = np.asarray(state).reshape((2,) * n)
     rng = make_rng(seed)
     chunk = max(1, SNAPSHOT_ELEMENTS >> n)
     batches = shadow_chunks(n, snapshots)
@@ -112,7 +142,36 @@ def acquire_shadow(ansatz: Ansatz, params, snapshots: int, seed: int = 0, progre
 
 
 def snapshot_values(shadow: ShadowData, x: np.ndarray, z: np.ndarray, mean: bool = False) -> np.ndarray:
-    """e_t(R) for every snapshot t and string R = (x, z): [T, N], or its mean over t, [N]."""
+    """Single-snapshot estimates of Pauli strings: e_t(R) for every snapshot t and string R = (x, z).
+
+    .. math::
+
+        e_t(R) = 3^{|R|} \\prod_{q \\in \\mathrm{supp} R} \\mathbb{1}[b_{tq} = R_q] (-1)^{s_{tq}},
+
+    unbiased for <R> with variance at most 3^|R| (Huang, Kueng and Preskill 2020).
+
+    Parameters
+    ----------
+    shadow : ShadowData
+        The snapshots.
+    x : array_like of uint64, shape (N,)
+        The strings' X masks (wire q at bit n-1-q, :mod:`.propagation`'s encoding).
+    z : array_like of uint64, shape (N,)
+        Their Z masks.
+    mean : bool
+        Return the mean over snapshots instead of every snapshot's value.
+
+    Returns
+    -------
+    ndarray
+        [T, N] values in {0, +-3^|R|}, or their means, [N].
+
+    Examples
+    --------
+    >>> shadow = ShadowData(np.zeros((4, 2), np.int8), np.full((4, 2), 2, np.int8))   # |00> in Z
+    >>> snapshot_values(shadow, np.array([0], np.uint64), np.array([0b10], np.uint64), mean=True)  # Z on wire 0
+    array([3.])
+    """
     bx, bz, out = shadow.masks()
     x, z = np.asarray(x, np.uint64), np.asarray(z, np.uint64)
     scale = 3.0 ** weight(x, z)
@@ -190,7 +249,43 @@ def metric_from_expectations(gens: PropagatedGenerators, expect, pairs: np.ndarr
 
 
 def shadow_metric(gens: PropagatedGenerators, shadow: ShadowData, mask: bool = True) -> np.ndarray:
-    """The surrogate metric estimated from one shadow dataset (see the module docstring)."""
+    """The surrogate metric estimated from one shadow dataset (see the module docstring).
+
+    Every kept entry is the product expansion of 1/2 <{G_i, G_j}> evaluated on the same snapshots,
+    minus the U-statistic of <G_i><G_j>, so each entry is unbiased for the exact-expectation
+    surrogate of the same generators.
+
+    Parameters
+    ----------
+    gens : PropagatedGenerators
+        The weight-k generators.
+    shadow : ShadowData
+        T >= 2 snapshots of the circuit's output state.
+    mask : bool
+        Estimate only the entries whose supports overlap (the others are 0); without it every pair of
+        active generators.
+
+    Returns
+    -------
+    ndarray of shape (P, P)
+        The symmetric estimate (not necessarily positive semi-definite).
+
+    References
+    ----------
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+       "single-dataset classical-shadow estimation that reuses the same shadow dataset across all
+       retained metric entries".
+
+    Examples
+    --------
+    >>> from core.quantum_ng import Ansatz, propagate_generators
+    >>> ansatz = Ansatz(3, 1)
+    >>> params = ansatz.random_params(0)
+    >>> gens = propagate_generators(ansatz, params, k=2)
+    >>> g = shadow_metric(gens, acquire_shadow(ansatz, params, snapshots=200, seed=0))
+    >>> g.shape, bool(np.allclose(g, g.T))
+    ((6, 6), True)
+    """
     T = shadow.snapshots
     active = gens.active()
     pairs = np.triu(gens.overlap_mask() if mask else np.outer(active, active))

@@ -17,11 +17,32 @@ KINDS = ("gradient", "metric")
 
 @dataclass
 class ShotAccountant:
+    """What an optimiser has spent: circuit executions and shots, in total and by purpose.
+
+    Attributes
+    ----------
+    executions : int
+        Circuit executions charged so far.
+    shots : int
+        Shots charged so far.
+    by_kind : dict
+        ``kind -> {"executions": int, "shots": int}`` per purpose (``gradient``, ``metric``).
+
+    Examples
+    --------
+    >>> acc = ShotAccountant()
+    >>> acc.charge("gradient", executions=4, shots=400)
+    >>> acc.charge("metric", executions=100, shots=100)
+    >>> acc.summary()["shots"], acc.by_kind["metric"]["executions"]
+    (500, 100)
+    """
+
     executions: int = 0
     shots: int = 0
-    by_kind: dict = field(default_factory=dict)  # kind -> {"executions": int, "shots": int}
+    by_kind: dict = field(default_factory=dict)
 
     def charge(self, kind: str, executions: int, shots: int) -> None:
+        """Add ``executions`` circuits and ``shots`` shots under ``kind``."""
         if executions < 0 or shots < 0:
             raise ValueError(f"charge: executions {executions} and shots {shots} must be >= 0; allowed >= 0")
         self.executions += int(executions)
@@ -36,5 +57,6 @@ class ShotAccountant:
         self.charge(kind, int(totals.get("executions", 0)), int(totals.get("shots", 0)))
 
     def summary(self) -> dict:
+        """Totals and per-kind counts as one flat mapping (``gradient_shots``, ...)."""
         return {"executions": self.executions, "shots": self.shots,
                 **{f"{k}_{what}": v[what] for k, v in self.by_kind.items() for what in ("executions", "shots")}}

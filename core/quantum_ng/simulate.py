@@ -28,14 +28,25 @@ def _device(name: str, wires: int, thread: int):
     return qml.device(name, wires=wires)
 
 
+def check_params(ansatz: Ansatz, params) -> np.ndarray:
+    """``params`` as a float vector of the ansatz's length, or ``ValueError("params: ...")``."""
+    params = np.asarray(params, dtype=float)
+    if params.shape != (ansatz.n_params,):
+        raise ValueError(f"params: shape {params.shape}; allowed ({ansatz.n_params},)")
+    if not np.all(np.isfinite(params)):
+        raise ValueError("params: not finite; allowed finite angles")
+    return params
+
+
 def final_state(ansatz: Ansatz, params) -> np.ndarray:
     """The output statevector, length 2^n, wire 0 the most significant bit."""
+    params = check_params(ansatz, params)
     @qml.qnode(device("lightning.qubit", ansatz.n_qubits), diff_method=None)
     def circuit(p):
         ansatz.apply(p)
         return qml.state()
 
-    return np.asarray(circuit(np.asarray(params, float)))
+    return np.asarray(circuit(params))
 
 
 def generator_states(ansatz: Ansatz, params, progress=None) -> np.ndarray:
@@ -55,7 +66,7 @@ def generator_states(ansatz: Ansatz, params, progress=None) -> np.ndarray:
     """
     from core.common.progress import report
 
-    params = np.asarray(params, float)
+    params = check_params(ansatz, params)
     gates = ansatz.gates
     position = {g.param: i for i, g in enumerate(gates) if g.param is not None}
 

@@ -53,11 +53,17 @@ TRADEOFF_KEYS = ("k", "bias2", "variance", "variance_bound", "mse", "radius")
 
 @dataclass(frozen=True)
 class MetricViewConfig(Config):
-    """What the metric view depends on: the ansatz, the surrogate's knobs and the curve's extent."""
+    """What the metric view depends on: the ansatz, the surrogate's knobs and the curve's extent.
 
-    n_qubits: int = param(6, low=2, high=MAX_QUBITS, integer=True)
-    layers: int = param(2, low=1, high=6, integer=True)
-    rotations: str = choice("RY+RZ", tuple(ROTATION_SETS))
+    Examples
+    --------
+    >>> MetricViewConfig(n_qubits=4, curve_k_max=3).curve_ks
+    [1, 2, 3]
+    """
+
+    n_qubits: int = param(6, low=2, high=MAX_QUBITS, integer=True, doc="qubits of the ansatz")
+    layers: int = param(2, low=1, high=6, integer=True, doc="ansatz layers (rotations + entangler)")
+    rotations: str = choice("RY+RZ", tuple(ROTATION_SETS), doc="the rotations on every qubit in each layer")
     entangler: str = choice("brickwork", ENTANGLERS, doc="brickwork: the local ansatz; cnot_chain: the non-local control")
     k: int = param(2, low=1, high=MAX_QUBITS, integer=True, doc="Pauli weight kept by the surrogate")
     mask: bool = choice(True, (True, False), doc="support-overlap mask on the surrogate")
@@ -91,20 +97,59 @@ class MetricViewConfig(Config):
 
 @dataclass
 class MetricView:
-    """The metric view; a field left None (or a shorter curve) was not reached before a Stop."""
+    """The metric view; a field left None (or a shorter curve) was not reached before a Stop.
+
+    Attributes
+    ----------
+    config : MetricViewConfig
+        What it was computed for.
+    seed : int
+        The seed of the starting point (the shadow uses ``derive_seed(seed, "shadow")``).
+    params : ndarray of shape (P,)
+        The starting point, ``ansatz.random_params(seed)``.
+    retained : ndarray of shape (P,) or None
+        The share of each generator's Hilbert-Schmidt norm kept at weight k.
+    nonzero : ndarray of bool, shape (P,), or None
+        Truncated generator not zero (the abstract's active set).
+    strings : int or None
+        Pauli strings in the weight-k pool.
+    surrogate : ndarray of shape (P, P) or None
+        The surrogate with exact expectations.
+    shadow : ndarray of shape (P, P) or None
+        The surrogate from one shadow of T snapshots.
+    shadow_skipped : str or None
+        Why the shadow estimate was not computed, if it was not.
+    exact : ndarray of shape (P, P) or None
+        The exact metric, QFIM / 4.
+    curve : dict of arrays
+        The :class:`~core.quantum_ng.metric.TruncationCurve`'s columns (``k``, ``error_masked``, ...),
+        one entry per finished k.
+    tradeoff : dict of arrays
+        ``k``, ``bias2``, ``variance``, ``variance_bound``, ``mse``, ``radius`` at the shadow's T.
+    stopped : bool
+        True when a Stop ended it early.
+    seconds : float
+        Wall time.
+
+    Examples
+    --------
+    >>> view = MetricView(config=MetricViewConfig(n_qubits=2, k=1), seed=0, params=np.zeros(4))
+    >>> view.best_k is None, view.active_set(0.5) is None
+    (True, True)
+    """
 
     config: MetricViewConfig
     seed: int
-    params: np.ndarray                      # the starting point [P]
-    retained: np.ndarray | None = None      # share of each generator's norm kept at weight k [P]
-    nonzero: np.ndarray | None = None       # bool [P]: truncated generator not zero (the abstract's rule)
-    strings: int | None = None              # Pauli strings in the weight-k pool
-    surrogate: np.ndarray | None = None     # [P, P], exact expectations
-    shadow: np.ndarray | None = None        # [P, P], one shadow of T snapshots
-    shadow_skipped: str | None = None       # why the shadow estimate was not computed, if it was not
-    exact: np.ndarray | None = None         # [P, P], QFIM / 4
-    curve: dict = field(default_factory=lambda: {key: np.zeros(0) for key in CURVE_KEYS})  # one entry per finished k
-    tradeoff: dict = field(default_factory=lambda: {key: np.zeros(0) for key in TRADEOFF_KEYS})  # bias^2/variance/MSE
+    params: np.ndarray
+    retained: np.ndarray | None = None
+    nonzero: np.ndarray | None = None
+    strings: int | None = None
+    surrogate: np.ndarray | None = None
+    shadow: np.ndarray | None = None
+    shadow_skipped: str | None = None
+    exact: np.ndarray | None = None
+    curve: dict = field(default_factory=lambda: {key: np.zeros(0) for key in CURVE_KEYS})
+    tradeoff: dict = field(default_factory=lambda: {key: np.zeros(0) for key in TRADEOFF_KEYS})
 
     @property
     def best_k(self) -> int | None:
@@ -158,6 +203,12 @@ def metric_view(config: MetricViewConfig | None = None, seed: int = 0, progress=
         With g_ij = 1/2 <{G_i, G_j}> - <G_i><G_j> on the weight-k truncated generators (masked to
         overlapping supports if ``mask``) for ``surrogate`` and ``shadow``, and on the exact ones
         for ``exact``; ``curve`` gives ||g_hat - g||_F / ||g||_F against k.
+
+    Examples
+    --------
+    >>> view = metric_view(MetricViewConfig(n_qubits=3, layers=1, k=2, snapshots=50, curve_k_max=3), seed=0)
+    >>> view.curve["k"].tolist(), view.exact.shape, view.stopped
+    ([1, 2, 3], (6, 6), False)
     """
     from core.common.seeding import check_seed, derive_seed
     from core.quantum_ng.shadows import acquire_shadow, shadow_metric
@@ -207,7 +258,7 @@ def metric_view(config: MetricViewConfig | None = None, seed: int = 0, progress=
     view.exact = covariance(phi, state)
 
     curve = truncation_curve(ansatz, view.params, config.curve_ks, view.exact, progress=steps)
-    view.curve = {key: np.asarray(curve[key]) for key in CURVE_KEYS}
+    view.curve = {key: np.asarray(getattr(curve, key)) for key in CURVE_KEYS}
     if len(view.curve["k"]) < len(config.curve_ks):
         return finish()
     if view.shadow is not None:

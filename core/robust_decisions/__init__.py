@@ -30,13 +30,15 @@ What is ours (the abstract leaves it open), each documented where it lives:
   available to us), so "improves on" is measured on losses and rates, not on bounds.
 """
 
-from core.robust_decisions.contextual import (POLICIES, POLICY_LABELS, Setting, SettingConfig, average_excess,
-                                              loss_against_eps, make_setting, policies_for, policy_actions, tune_eps)
+from core.robust_decisions.contextual import (POLICIES, POLICY_LABELS, EpsCurve, ExcessLoss, Setting, SettingConfig,
+                                              average_excess, loss_against_eps, make_setting, policies_for,
+                                              policy_actions, tune_eps)
 from core.robust_decisions.laws import (ERROR_LAWS, LAW_LABELS, DiscreteLaw, expected_excess, three_point_law,
                                         worst_case_law)
-from core.robust_decisions.problems import (PROBLEMS, TIE_BREAKS, DecisionProblem, HouseFlipping, PostedPricing,
-                                            SkiRental, grid_minimax, make_problem, problem_for)
-from core.robust_decisions.rates import RateConfig, RateResult, Slope, fit_slope, rate_cell, rate_experiment
+from core.robust_decisions.problems import (PROBLEMS, TIE_BREAKS, DecisionProblem, HouseFlipping, Minimax,
+                                            PostedPricing, SkiRental, grid_minimax, make_problem, problem_for)
+from core.robust_decisions.rates import (RateCell, RateConfig, RateResult, Slope, fit_slope, rate_cell,
+                                         rate_experiment)
 from core.robust_decisions.ric import RicH, best_reserve
 from core.robust_decisions.views import StateCurves, state_curves
 
@@ -44,10 +46,10 @@ from core.robust_decisions.claims import CLAIMS  # noqa: E402
 
 __all__ = [
     "CLAIMS", "DecisionProblem", "PostedPricing", "SkiRental", "HouseFlipping", "PROBLEMS", "TIE_BREAKS",
-    "make_problem", "problem_for", "grid_minimax",
-    "SettingConfig", "Setting", "make_setting", "policy_actions", "average_excess", "loss_against_eps",
+    "make_problem", "problem_for", "grid_minimax", "Minimax",
+    "SettingConfig", "Setting", "make_setting", "policy_actions", "average_excess", "ExcessLoss", "loss_against_eps", "EpsCurve",
     "tune_eps", "policies_for", "POLICIES", "POLICY_LABELS", "ERROR_LAWS", "LAW_LABELS",
     "DiscreteLaw", "worst_case_law", "three_point_law", "expected_excess",
-    "RateConfig", "RateResult", "Slope", "rate_experiment", "rate_cell", "fit_slope",
+    "RateConfig", "RateResult", "Slope", "rate_experiment", "rate_cell", "RateCell", "fit_slope",
     "RicH", "best_reserve", "StateCurves", "state_curves",
 ]

@@ -40,21 +40,57 @@ POLICY_LABELS = {"follow": "follow the prediction", "robust": "robust, chosen ε
 
 @dataclass(frozen=True)
 class SettingConfig(Config):
+    """One contextual setting: the problem, the noise and its law, the predictor and the split sizes.
+
+    Examples
+    --------
+    >>> SettingConfig(problem="ski_rental", noise=0.1).error_law
+    'gaussian'
+    """
+
     problem: str = choice("posted_pricing", tuple(PROBLEMS), doc="which decision problem")
     noise: float = param(0.3, low=0.0, high=3.0, doc="RMSE of the state noise around f(x)")
     error_law: str = choice("gaussian", ERROR_LAWS, doc="law of the noise")
     model: str = choice("linear", MODELS, doc="the scikit-learn predictor")
-    n_features: int = param(4, low=1, high=20, integer=True)
-    n_train: int = param(2000, low=50, high=200_000, integer=True)
-    n_val: int = param(2000, low=50, high=200_000, integer=True)
-    n_test: int = param(20_000, low=100, high=1_000_000, integer=True)
+    n_features: int = param(4, low=1, high=20, integer=True, doc="dimension d of the contexts x ~ U[0, 1]^d")
+    n_train: int = param(2000, low=50, high=200_000, integer=True, doc="contexts the predictor is fit on")
+    n_val: int = param(2000, low=50, high=200_000, integer=True, doc="held-out contexts for eta_val and tuning")
+    n_test: int = param(20_000, low=100, high=1_000_000, integer=True, doc="contexts the policies are scored on")
     margin: float = param(0.25, low=0.0, high=5.0, doc="three-point law: delta = (1 + margin) eps*(noise)")
     tie_break: str = choice("earliest_buy", TIE_BREAKS, doc="ski rental: the optimal action for a season < b")
 
 
 @dataclass
 class Setting:
-    """A drawn dataset with a fitted predictor: predictions and true states on each split."""
+    """A drawn dataset with a fitted predictor: predictions and true states on each split.
+
+    Attributes
+    ----------
+    config : SettingConfig
+        What was drawn.
+    problem : DecisionProblem
+        The problem instance (with its tie-break).
+    state_max : float
+        The largest state the bound's B allows for (at least the largest drawn training state).
+    pred_train, s_train : ndarray
+        Predictions and true states on the training split.
+    pred_val, s_val : ndarray
+        The same on the validation split.
+    pred_test, s_test : ndarray
+        The same on the test split.
+    eta_val : float
+        The predictor's RMSE on the validation split (what the theory policy uses).
+    eta_test : float
+        Its RMSE on the test split (what is reported).
+    law : DiscreteLaw or None
+        The searched law under ``error_law="worst_case"``, else None.
+
+    Examples
+    --------
+    >>> setting = make_setting(SettingConfig(n_train=100, n_val=100, n_test=500), seed=0)
+    >>> setting.pred_test.shape, round(setting.bound, 1) >= 8.0
+    ((500,), True)
+    """
 
     config: SettingConfig
     problem: DecisionProblem
@@ -67,10 +103,11 @@ class Setting:
     s_test: np.ndarray
     eta_val: float
     eta_test: float
-    law: DiscreteLaw | None = None   # the searched law under "worst_case", else None
+    law: DiscreteLaw | None = None
 
     @property
     def bound(self) -> float:
+        """B, the bound's excess loss when the state leaves the ball (``problem.loss_bound(state_max)``)."""
         return self.problem.loss_bound(self.state_max)
 
 
@@ -115,7 +152,34 @@ def _regressor(model: str, seed: int):
 
 
 def make_setting(config: SettingConfig, seed: int = 0, problem: DecisionProblem | None = None) -> Setting:
-    """Draw contexts and states, fit the predictor on the training split, predict the others."""
+    """Draw contexts and states, fit the predictor on the training split, predict the others.
+
+    Contexts x ~ U[0, 1]^d, states s = f(x) + e with f linear onto the problem's typical range and e
+    of RMSE ``noise`` from ``error_law``, clipped to the state domain; predictions are clipped too.
+
+    Parameters
+    ----------
+    config : SettingConfig
+        The setting.
+    seed : int
+        Seeds the draw (and the gradient-boosting model).
+    problem : DecisionProblem, optional
+        The instance to use (default: ``problem_for(config.problem, config.tie_break)``).
+
+    Returns
+    -------
+    Setting
+        Predictions and states on every split, and the RMSEs eta_val and eta_test.
+
+    Examples
+    --------
+    >>> setting = make_setting(SettingConfig(noise=0.2, n_train=200, n_val=200, n_test=2000), seed=1)
+    >>> round(setting.eta_test, 1)
+    0.2
+    """
+    from core.common.seeding import check_seed
+
+    seed = check_seed(seed)
     problem = problem or problem_for(config.problem, config.tie_break)
     rng = make_rng(seed)
     lo, hi = typical_range(problem)
@@ -153,6 +217,26 @@ def eps_grid(setting: Setting, n: int = 48) -> np.ndarray:
 
 
 def tune_eps(setting: Setting, grid: np.ndarray | None = None) -> float:
+    """The radius with the smallest average excess loss of the robust policy on the validation split.
+
+    Parameters
+    ----------
+    setting : Setting
+        The drawn setting.
+    grid : array_like, optional
+        Candidate radii, each >= 0 (default: 0 and 47 geometric radii up to half the typical range).
+
+    Returns
+    -------
+    float
+        The chosen radius (the first minimiser on the grid).
+
+    Examples
+    --------
+    >>> setting = make_setting(SettingConfig(n_train=100, n_val=100, n_test=500), seed=0)
+    >>> tune_eps(setting, [0.0, 0.5, 1.0]) in (0.0, 0.5, 1.0)
+    True
+    """
     grid = eps_grid(setting) if grid is None else grid
     losses = [setting.problem.excess_loss(setting.problem.robust_action(setting.pred_val, e), setting.s_val).mean()
               for e in grid]
@@ -160,7 +244,30 @@ def tune_eps(setting: Setting, grid: np.ndarray | None = None) -> float:
 
 
 def policy_actions(setting: Setting, policy: str, eps: float = 0.0) -> np.ndarray:
-    """Each policy's actions on the test split."""
+    """Each policy's actions on the test split.
+
+    Parameters
+    ----------
+    setting : Setting
+        The drawn setting.
+    policy : str
+        ``follow`` (the optimal action for the prediction), ``robust`` (radius ``eps``),
+        ``robust_theory`` (radius eps*(eta_val)), ``robust_tuned`` (radius from :func:`tune_eps`) or
+        ``ric_h`` (posted pricing only, :class:`RicH`).
+    eps : float
+        The radius of ``robust``, >= 0 (ignored by the others).
+
+    Returns
+    -------
+    ndarray
+        One action per test context.
+
+    Examples
+    --------
+    >>> setting = make_setting(SettingConfig(n_train=100, n_val=100, n_test=500), seed=0)
+    >>> bool(np.all(policy_actions(setting, "robust", 0.5) <= policy_actions(setting, "follow")))  # hedged prices
+    True
+    """
     problem, pred = setting.problem, setting.pred_test
     if policy == "follow":
         return problem.follow_prediction(pred)
@@ -179,19 +286,114 @@ def policy_actions(setting: Setting, policy: str, eps: float = 0.0) -> np.ndarra
     raise ValueError(f"policy: {policy!r} is not an option; allowed {', '.join(POLICIES)}")
 
 
-def policies_for(problem: DecisionProblem) -> tuple[str, ...]:
-    return POLICIES if problem.key == "posted_pricing" else POLICIES[:-1]
+def policies_for(problem: DecisionProblem) -> list[str]:
+    """The policies that apply to ``problem`` (RIC-h is for posted pricing only).
+
+    Parameters
+    ----------
+    problem : DecisionProblem
+        The problem.
+
+    Returns
+    -------
+    list of str
+        Keys of :data:`POLICIES`, in their order.
+
+    Examples
+    --------
+    >>> policies_for(problem_for("ski_rental"))
+    ['follow', 'robust', 'robust_theory', 'robust_tuned']
+    """
+    return list(POLICIES if problem.key == "posted_pricing" else POLICIES[:-1])
 
 
-def average_excess(setting: Setting, policy: str, eps: float = 0.0) -> tuple[float, float]:
-    """Mean excess loss on the test split and its standard error."""
+@dataclass
+class ExcessLoss:
+    """A policy's average excess loss on the test split.
+
+    Attributes
+    ----------
+    mean : float
+        The mean of excess_loss(action, s) over the test contexts.
+    sem : float
+        Its standard error, std / sqrt(n_test).
+    """
+
+    mean: float
+    sem: float
+
+
+def average_excess(setting: Setting, policy: str, eps: float = 0.0) -> ExcessLoss:
+    """Mean excess loss of a policy on the test split and its standard error.
+
+    Parameters
+    ----------
+    setting : Setting
+        The drawn setting.
+    policy : str
+        One of :data:`POLICIES` (see :func:`policy_actions`).
+    eps : float
+        The radius of ``robust``, >= 0.
+
+    Returns
+    -------
+    ExcessLoss
+        The mean and its standard error.
+
+    References
+    ----------
+    .. [1] Robust decisions around predictions (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+
+    Examples
+    --------
+    >>> setting = make_setting(SettingConfig(noise=0.05, n_train=200, n_val=200, n_test=2000), seed=0)
+    >>> follow, robust = average_excess(setting, "follow"), average_excess(setting, "robust_theory")
+    >>> robust.mean < follow.mean       # following a good prediction still falls off the cliff
+    True
+    """
     losses = setting.problem.excess_loss(policy_actions(setting, policy, eps), setting.s_test)
-    return float(losses.mean()), float(losses.std(ddof=1) / np.sqrt(losses.size))
+    return ExcessLoss(mean=float(losses.mean()), sem=float(losses.std(ddof=1) / np.sqrt(losses.size)))
 
 
-def loss_against_eps(setting: Setting, grid: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Average test excess loss of the robust policy for each radius in ``grid``."""
+@dataclass
+class EpsCurve:
+    """The robust policy's average test excess loss against its radius.
+
+    Attributes
+    ----------
+    eps : ndarray
+        The radii.
+    loss : ndarray
+        The average test excess loss at each.
+    """
+
+    eps: np.ndarray
+    loss: np.ndarray
+
+
+def loss_against_eps(setting: Setting, grid: np.ndarray | None = None) -> EpsCurve:
+    """Average test excess loss of the robust policy for each radius in ``grid``.
+
+    Parameters
+    ----------
+    setting : Setting
+        The drawn setting.
+    grid : array_like, optional
+        Radii, each >= 0 (default: 0 and 47 geometric radii up to half the typical range).
+
+    Returns
+    -------
+    EpsCurve
+        The radii and the losses.
+
+    Examples
+    --------
+    >>> setting = make_setting(SettingConfig(n_train=100, n_val=100, n_test=500), seed=0)
+    >>> curve = loss_against_eps(setting, [0.0, 0.3])
+    >>> curve.eps.tolist(), curve.loss.shape
+    ([0.0, 0.3], (2,))
+    """
     grid = eps_grid(setting) if grid is None else np.asarray(grid, dtype=float)
     problem = setting.problem
-    return grid, np.array([problem.excess_loss(problem.robust_action(setting.pred_test, e), setting.s_test).mean()
-                           for e in grid])
+    return EpsCurve(eps=grid, loss=np.array([problem.excess_loss(problem.robust_action(setting.pred_test, e),
+                                                                 setting.s_test).mean() for e in grid]))

@@ -14,6 +14,8 @@ predicted state under the same tie-break.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from core.common.config import check_choice, check_range
@@ -29,7 +31,15 @@ def _as_float(name: str, value) -> np.ndarray:
 
 
 class DecisionProblem:
-    """Base class; subclasses define the loss, the optimal action and the interval minimax."""
+    """A decision problem with a scalar action and a scalar unknown state; subclasses define the loss,
+    the optimal action and the interval minimax in closed form.
+
+    Examples
+    --------
+    >>> problem = PostedPricing()
+    >>> float(problem.excess_loss(5.0, 4.9))           # a price just above the value loses the sale
+    4.9
+    """
 
     key = ""
     title = ""
@@ -252,6 +262,26 @@ class HouseFlipping(DecisionProblem):
 
 
 def make_problem(key: str, **params) -> DecisionProblem:
+    """A fresh problem instance by key, with its own parameters.
+
+    Parameters
+    ----------
+    key : str
+        ``posted_pricing``, ``ski_rental`` or ``house_flipping``.
+    **params
+        The class's arguments: ``buy_cost`` and ``tie_break`` for ski rental, ``resale_value`` for
+        house flipping, none for pricing.
+
+    Returns
+    -------
+    DecisionProblem
+        A :class:`PostedPricing`, :class:`SkiRental` or :class:`HouseFlipping`.
+
+    Examples
+    --------
+    >>> make_problem("ski_rental", buy_cost=5.0).buy_cost
+    5.0
+    """
     classes = {"posted_pricing": PostedPricing, "ski_rental": SkiRental, "house_flipping": HouseFlipping}
     if key not in classes:
         raise ValueError(f"problem: {key!r} is not an option; allowed {', '.join(repr(k) for k in classes)}")
@@ -259,8 +289,26 @@ def make_problem(key: str, **params) -> DecisionProblem:
 
 
 def problem_for(key: str, tie_break: str = "earliest_buy") -> DecisionProblem:
-    """The shared instance of ``key``; ski rental with the given tie-break (ignored by the others,
-    whose optimal action for a known state is unique)."""
+    """The shared instance of ``key`` (default parameters); ski rental with the given tie-break.
+
+    Parameters
+    ----------
+    key : str
+        ``posted_pricing``, ``ski_rental`` or ``house_flipping``.
+    tie_break : str
+        Ski rental's optimal action for a known season shorter than b: ``earliest_buy`` or
+        ``never_buy`` (ignored by the others, whose optimal action for a known state is unique).
+
+    Returns
+    -------
+    DecisionProblem
+        The instance the page, tests and bench share (buy cost 10, resale value 10).
+
+    Examples
+    --------
+    >>> problem_for("ski_rental", "never_buy").tie_break, problem_for("posted_pricing").title
+    ('never_buy', 'Posted pricing')
+    """
     check_choice("tie_break", tie_break, TIE_BREAKS)
     if key == "ski_rental" and tie_break != "earliest_buy":
         return _SKI_NEVER_BUY
@@ -272,15 +320,62 @@ PROBLEMS = {"posted_pricing": PostedPricing(), "ski_rental": SkiRental(buy_cost=
 _SKI_NEVER_BUY = SkiRental(buy_cost=10.0, tie_break="never_buy")
 
 
-def grid_minimax(problem: DecisionProblem, s_hat: float, eps: float, n_actions: int = 2001, n_states: int = 2001):
+@dataclass
+class Minimax:
+    """The brute-force minimax over a grid: the best grid action and its worst excess loss.
+
+    Attributes
+    ----------
+    action : float
+        The grid action with the smallest worst-case excess loss over the ball.
+    worst : float
+        That worst case: the grid's estimate of ``robust_gap``.
+    """
+
+    action: float
+    worst: float
+
+
+def grid_minimax(problem: DecisionProblem, s_hat: float, eps: float, n_actions: int = 2001,
+                 n_states: int = 2001) -> Minimax:
     """Brute-force minimax over a grid of actions and states: an oracle for the closed forms.
 
-    Uses only ``excess_loss``. Returns (best grid action, its worst excess loss over the grid).
-    Suprema approached at a threshold are reached to within one state-grid step.
+    .. math:: \\min_{a \\in A_{grid}} \\max_{s \\in B_{grid}} \\mathrm{excess\\_loss}(a, s),
+              \\quad B = [\\hat s - \\epsilon, \\hat s + \\epsilon] \\cap \\text{domain}
+
+    Uses only ``excess_loss``. Suprema approached at a threshold are reached to within one
+    state-grid step.
+
+    Parameters
+    ----------
+    problem : DecisionProblem
+        The problem.
+    s_hat : float
+        The prediction, inside the state domain.
+    eps : float
+        The ball's radius, >= 0.
+    n_actions : int
+        Grid points over ``problem.action_grid_range``, in [2, 10^6].
+    n_states : int
+        Grid points over the ball, in [2, 10^6].
+
+    Returns
+    -------
+    Minimax
+        The best grid action and its worst excess loss.
+
+    Examples
+    --------
+    >>> problem = PostedPricing()
+    >>> m = grid_minimax(problem, 5.0, 1.0, n_actions=601, n_states=401)
+    >>> round(m.action, 2), round(m.worst, 2), float(problem.robust_gap(5.0, 1.0))
+    (4.0, 2.0, 2.0)
     """
+    n_actions = check_range("n_actions", n_actions, 2, 10**6, integer=True)
+    n_states = check_range("n_states", n_states, 2, 10**6, integer=True)
     low, high = (float(x) for x in problem.ball(s_hat, eps))
     states = np.linspace(low, high, n_states)
     actions = np.linspace(*problem.action_grid_range(low, high), n_actions)
     worst = problem.excess_loss(actions[:, None], states[None, :]).max(axis=1)
     best = int(np.argmin(worst))
-    return float(actions[best]), float(worst[best])
+    return Minimax(action=float(actions[best]), worst=float(worst[best]))

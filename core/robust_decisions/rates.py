@@ -9,7 +9,7 @@ Where following the prediction is brittle its loss does not vanish as eta -> 0: 
 near 0 and we also report each policy's floor, the mean loss at the smallest eta.
 
 The defaults (10 noise levels from 0.001 to 0.3, 5 replicates, 50,000 test contexts, the searched
-worst-case law) are the bench's scale; the page ships that run for seed 0 (:mod:`.assets`).
+worst-case law) are the bench's scale; the page ships that run for seed 0 (:mod:`.ship`).
 """
 
 from __future__ import annotations
@@ -29,17 +29,25 @@ from core.robust_decisions.problems import PROBLEMS, TIE_BREAKS, problem_for
 
 @dataclass(frozen=True)
 class RateConfig(Config):
-    problem: str = choice("posted_pricing", tuple(PROBLEMS))
-    error_law: str = choice("worst_case", ERROR_LAWS)
+    """The rate experiment: which problem and error law, the sweep of noise levels and the split sizes.
+
+    Examples
+    --------
+    >>> RateConfig(n_points=3, eta_min=0.01, eta_max=0.1).n_points
+    3
+    """
+
+    problem: str = choice("posted_pricing", tuple(PROBLEMS), doc="which decision problem")
+    error_law: str = choice("worst_case", ERROR_LAWS, doc="law of the state noise (see core.robust_decisions.laws)")
     tie_break: str = choice("earliest_buy", TIE_BREAKS, doc="ski rental's optimal action for a season < b")
-    model: str = choice("linear", MODELS)
-    eta_min: float = param(0.001, low=1e-5, high=1.0)
-    eta_max: float = param(0.3, low=1e-4, high=3.0)
-    n_points: int = param(10, low=3, high=40, integer=True)
-    replicates: int = param(5, low=1, high=20, integer=True)
-    n_train: int = param(2000, low=50, high=200_000, integer=True)
-    n_val: int = param(2000, low=50, high=200_000, integer=True)
-    n_test: int = param(50_000, low=100, high=1_000_000, integer=True)
+    model: str = choice("linear", MODELS, doc="the scikit-learn predictor")
+    eta_min: float = param(0.001, low=1e-5, high=1.0, doc="the smallest noise RMSE of the sweep")
+    eta_max: float = param(0.3, low=1e-4, high=3.0, doc="the largest noise RMSE (above eta_min)")
+    n_points: int = param(10, low=3, high=40, integer=True, doc="noise levels, geometric from eta_min to eta_max")
+    replicates: int = param(5, low=1, high=20, integer=True, doc="fresh settings per noise level")
+    n_train: int = param(2000, low=50, high=200_000, integer=True, doc="training contexts per setting")
+    n_val: int = param(2000, low=50, high=200_000, integer=True, doc="validation contexts per setting")
+    n_test: int = param(50_000, low=100, high=1_000_000, integer=True, doc="test contexts per setting")
     eps: float = param(0.3, low=0.0, high=10.0, doc="radius of the fixed-eps robust policy")
 
     def validate(self) -> None:
@@ -49,6 +57,26 @@ class RateConfig(Config):
 
 @dataclass
 class Slope:
+    """An OLS slope of log(loss) on log(eta) with its 95% t-interval.
+
+    Attributes
+    ----------
+    slope : float
+        The fitted exponent (NaN with fewer than three usable points).
+    low : float
+        The interval's lower end.
+    high : float
+        Its upper end.
+    intercept : float
+        The fit's intercept, log(loss) at eta = 1.
+
+    Examples
+    --------
+    >>> s = Slope(0.66, 0.6, 0.72, -1.0)
+    >>> s.low < s.slope < s.high
+    True
+    """
+
     slope: float
     low: float
     high: float
@@ -57,21 +85,53 @@ class Slope:
 
 @dataclass
 class RateResult:
+    """Every policy's average excess loss over the sweep, with slopes, floors and the theory bound.
+
+    Attributes
+    ----------
+    config : RateConfig
+        The experiment.
+    noise : ndarray of shape (n_points,)
+        The noise levels (RMSE of the state noise).
+    eta : ndarray of shape (n_points, replicates)
+        The predictor's RMSE measured on each test split (NaN where not reached).
+    losses : dict
+        Policy -> (n_points, replicates) average test excess losses.
+    slopes : dict
+        Policy -> :class:`Slope` of log(loss) on log(eta).
+    floor : dict
+        Policy -> the mean loss at the smallest eta.
+    bound : ndarray of shape (n_points,)
+        The theory bound 1.5 c^(2/3) (2B)^(1/3) eta^(2/3) at each level's mean eta.
+    points_done : int
+        Noise levels with at least one finished replicate.
+    loss_bound_B : float
+        B of the bound (the last setting's).
+
+    Examples
+    --------
+    >>> result = rate_experiment(RateConfig(problem="house_flipping", n_points=3, replicates=1, n_train=100,
+    ...                                     n_val=100, n_test=500, error_law="gaussian"), seed=0)
+    >>> result.eta.shape, sorted(result.slopes)[:2]
+    ((3, 1), ['follow', 'robust'])
+    """
+
     config: RateConfig
-    noise: np.ndarray                # (n_points,)
-    eta: np.ndarray                  # (n_points, replicates) measured on the test split
-    losses: dict                     # policy -> (n_points, replicates)
-    slopes: dict                     # policy -> Slope
-    floor: dict                      # policy -> mean loss at the smallest eta
-    bound: np.ndarray                # the theory bound at each mean eta
-    points_done: int                 # noise levels with at least one finished replicate
-    loss_bound_B: float = np.nan     # B of the bound (the last setting's)
+    noise: np.ndarray
+    eta: np.ndarray
+    losses: dict
+    slopes: dict
+    floor: dict
+    bound: np.ndarray
+    points_done: int
+    loss_bound_B: float = np.nan
 
     def bound_at(self, eta):
         """The abstract's bound 1.5 c^(2/3) (2B)^(1/3) eta^(2/3) at each ``eta``."""
         return problem_for(self.config.problem, self.config.tie_break).bound_value(eta, self.loss_bound_B)
 
     def to_frame(self):
+        """One row per noise level, replicate and policy (pandas)."""
         import pandas as pd
 
         rows = [{"noise": self.noise[i], "replicate": r, "eta": self.eta[i, r], "policy": p, "loss": self.losses[p][i, r]}
@@ -81,6 +141,37 @@ class RateResult:
 
 
 def fit_slope(eta: np.ndarray, loss: np.ndarray) -> Slope:
+    """The exponent of loss ~ eta^slope: OLS of log(loss) on log(eta) with a 95% t-interval.
+
+    .. math:: \\log \\mathrm{loss} = \\alpha + \\beta \\log \\eta,
+              \\quad \\beta \\pm t_{0.975, m-2}\\, \\mathrm{se}(\\beta)
+
+    Parameters
+    ----------
+    eta : array_like
+        The RMSEs; points with eta <= 0, loss <= 0 or a non-finite loss are left out.
+    loss : array_like
+        The losses, the same shape.
+
+    Returns
+    -------
+    Slope
+        NaN everywhere with fewer than three usable points.
+
+    References
+    ----------
+    .. [1] Robust decisions around predictions (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+       "a general bound gives O(eta^(2/3)) excess loss".
+
+    Examples
+    --------
+    >>> eta = np.geomspace(0.01, 1.0, 5)
+    >>> round(fit_slope(eta, 3 * eta ** (2 / 3)).slope, 3)
+    0.667
+    """
+    eta, loss = np.asarray(eta, dtype=float), np.asarray(loss, dtype=float)
+    if eta.shape != loss.shape:
+        raise ValueError(f"loss: shape {loss.shape} differs from eta's {eta.shape}; allowed the same shape")
     ok = (eta > 0) & (loss > 0) & np.isfinite(loss)
     x, y = np.log(eta[ok]), np.log(loss[ok])
     if x.size < 3:
@@ -94,22 +185,99 @@ def noise_levels(config: RateConfig) -> np.ndarray:
     return np.geomspace(config.eta_min, config.eta_max, config.n_points)
 
 
-def rate_cell(config: RateConfig, seed: int, i: int, r: int) -> tuple[float, dict, float]:
-    """One cell of the experiment: noise level ``i``, replicate ``r``.
+@dataclass
+class RateCell:
+    """One (noise level, replicate) cell of the rate experiment.
 
-    Returns (eta on the test split, {policy: average test excess loss}, the setting's B).
+    Attributes
+    ----------
+    eta : float
+        The predictor's RMSE on the test split.
+    losses : dict
+        Policy -> its average test excess loss.
+    bound_B : float
+        The setting's B (the bound's excess loss outside the ball).
     """
+
+    eta: float
+    losses: dict
+    bound_B: float
+
+
+def rate_cell(config: RateConfig, seed: int, i: int, r: int) -> RateCell:
+    """One cell of the experiment: noise level ``i``, replicate ``r``, with its own child seed.
+
+    Parameters
+    ----------
+    config : RateConfig
+        The experiment.
+    seed : int
+        The experiment's seed; the cell draws with ``derive_seed(seed, i, r)``.
+    i : int
+        The noise level, in [0, n_points).
+    r : int
+        The replicate, in [0, replicates).
+
+    Returns
+    -------
+    RateCell
+        eta on the test split, every policy's average excess loss, and B.
+
+    Examples
+    --------
+    >>> cfg = RateConfig(problem="house_flipping", n_points=3, replicates=1, n_train=100, n_val=100, n_test=500,
+    ...                  error_law="gaussian")
+    >>> cell = rate_cell(cfg, seed=0, i=2, r=0)
+    >>> round(cell.eta, 1), sorted(cell.losses)
+    (0.3, ['follow', 'robust', 'robust_theory', 'robust_tuned'])
+    """
+    from core.common.config import check_range
+
+    i = check_range("i", i, 0, config.n_points - 1, integer=True)
+    r = check_range("r", r, 0, config.replicates - 1, integer=True)
     problem = problem_for(config.problem, config.tie_break)
     setting = make_setting(SettingConfig(problem=config.problem, noise=float(noise_levels(config)[i]),
                                          error_law=config.error_law, tie_break=config.tie_break, model=config.model,
                                          n_train=config.n_train, n_val=config.n_val, n_test=config.n_test),
                            seed=derive_seed(seed, i, r), problem=problem)
-    return setting.eta_test, {p: average_excess(setting, p, config.eps)[0] for p in policies_for(problem)}, setting.bound
+    return RateCell(eta=setting.eta_test, losses={p: average_excess(setting, p, config.eps).mean
+                                                  for p in policies_for(problem)}, bound_B=setting.bound)
 
 
 def rate_experiment(config: RateConfig | None = None, seed: int = 0, progress=None) -> RateResult:
-    """Every policy's average excess loss on a grid of noise levels x replicates; slopes and floors."""
+    """Every policy's average excess loss on a grid of noise levels x replicates; slopes and floors.
+
+    Parameters
+    ----------
+    config : RateConfig, optional
+        The experiment (default: the bench's scale, which is the shipped run's).
+    seed : int
+        Every cell draws from ``derive_seed(seed, i, r)``.
+    progress : callable, optional
+        ``progress(cell, cells, {"eta": ..., "loss <policy>": ...})`` after each cell; returning False
+        stops, and the levels reached so far are returned.
+
+    Returns
+    -------
+    RateResult
+        Losses per policy and cell, the slopes of log(loss) on log(eta), the floors and the bound.
+
+    References
+    ----------
+    .. [1] Robust decisions around predictions (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+
+    Examples
+    --------
+    >>> cfg = RateConfig(problem="ski_rental", n_points=3, replicates=1, n_train=100, n_val=100, n_test=500,
+    ...                  error_law="gaussian")
+    >>> result = rate_experiment(cfg, seed=0)
+    >>> result.points_done, sorted(result.losses)
+    (3, ['follow', 'robust', 'robust_theory', 'robust_tuned'])
+    """
+    from core.common.seeding import check_seed
+
     config = config or RateConfig()
+    seed = check_seed(seed)
     problem = problem_for(config.problem, config.tie_break)
     policies = policies_for(problem)
     noise = noise_levels(config)
@@ -118,9 +286,10 @@ def rate_experiment(config: RateConfig | None = None, seed: int = 0, progress=No
     total, done, bound_b = config.n_points * config.replicates, 0, np.nan
     for i in range(config.n_points):
         for r in range(config.replicates):
-            eta[i, r], cell, bound_b = rate_cell(config, seed, i, r)
+            cell = rate_cell(config, seed, i, r)
+            eta[i, r], bound_b = cell.eta, cell.bound_B
             for p in policies:
-                losses[p][i, r] = cell[p]
+                losses[p][i, r] = cell.losses[p]
             done += 1
             metrics = {f"loss {POLICY_LABELS[p]}": losses[p][i, r] for p in ("follow", "robust_theory")}
             if not report(progress, done, total, {"eta": eta[i, r], **metrics}):

@@ -17,13 +17,54 @@ import numpy as np
 
 
 def best_reserve(values: np.ndarray) -> float:
-    """argmax_r r * #{v >= r} over the observed values (the empirical revenue maximiser)."""
+    """argmax_r r * #{v >= r} over the observed values (the empirical revenue maximiser).
+
+    Parameters
+    ----------
+    values : array_like
+        Observed buyer values (non-empty).
+
+    Returns
+    -------
+    float
+        The reserve price with the largest empirical revenue (ties: the highest such value).
+
+    References
+    ----------
+    .. [1] A. M. Medina and S. Vassilvitskii, "Revenue optimization with approximate bid predictions",
+       NIPS 2017.
+
+    Examples
+    --------
+    >>> best_reserve([1.0, 2.0, 10.0])
+    10.0
+    """
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        raise ValueError("values: empty; allowed a non-empty array of buyer values")
     v = np.sort(np.asarray(values, dtype=float))[::-1]
     revenue = v * np.arange(1, v.size + 1)
     return float(v[int(np.argmax(revenue))])
 
 
 class RicH:
+    """RIC-h (our reading of Medina & Vassilvitskii 2017): clustered reserve prices from a bid predictor.
+
+    Parameters
+    ----------
+    ks : sequence of int
+        The cluster counts tried; the one with the best validation revenue is kept (``k_``).
+    seed : int
+        Seeds KMeans.
+
+    Examples
+    --------
+    >>> h = np.linspace(1, 9, 200)
+    >>> ric = RicH(ks=(1, 4)).fit(h, h, h, h)    # a perfect predictor
+    >>> ric.k_, ric.reserves_.size
+    (4, 4)
+    """
+
     def __init__(self, ks=(1, 2, 4, 8, 16, 32, 64), seed: int = 0):
         self.ks, self.seed = tuple(ks), seed
 
@@ -40,6 +81,7 @@ class RicH:
         return centres[order], reserves[order]
 
     def fit(self, h_train, v_train, h_val, v_val) -> "RicH":
+        """Cluster the training predictions for each k, keep the k with the best validation revenue."""
         h_train, v_train = np.asarray(h_train, float), np.asarray(v_train, float)
         best = None
         for k in self.ks:
@@ -56,4 +98,5 @@ class RicH:
         return reserves[np.abs(h[:, None] - centres[None, :]).argmin(axis=1)]
 
     def predict(self, h) -> np.ndarray:
+        """The reserve of the cluster whose centre is nearest to each prediction."""
         return self._lookup(self.centres_, self.reserves_, np.asarray(h, float))

@@ -21,7 +21,8 @@ Our choices (each documented where it lives):
   (:mod:`.models`, :mod:`.training`); GCN and GIN baselines in plain dense torch; the evaluation
   protocol (final-epoch accuracy, no selection on test folds);
 - two solvers: dense for small graphs, matrix-free CG with implicit gradients for large ones;
-- the datasets, all offline, the motif classes deconfounded (:mod:`.data`); oversmoothing as the
+- the datasets, all offline, the motif classes deconfounded (:mod:`.data`; the containers and the
+  MUTAG/Cuneiform loaders are shared in :mod:`core.common.graphs`); oversmoothing as the
   Dirichlet energy of linear propagations (:mod:`.smoothing`);
 - the page's first view is shipped as plain arrays (:mod:`.view`), and the names that need torch
   (models, training) are imported on first use, so opening the page costs no torch import.
@@ -32,9 +33,9 @@ from importlib import import_module
 from core.tikhonov_gnn.config import MODELS, TikhonovConfig, recommended_config
 from core.tikhonov_gnn.data import DATASETS, Dataset, Graph, load_dataset
 from core.tikhonov_gnn.explain import Explanation, explain, explanation_auroc, explanation_from_scores
-from core.tikhonov_gnn.operator import (bernstein_eval, bernstein_to_monomial, filter_kind, normalize_parameters,
-                                        normalized_laplacian, parameters_from_operator, poly_eval, tikhonov_objective,
-                                        tikhonov_operator)
+from core.tikhonov_gnn.operator import (NormalizedExplanation, bernstein_eval, bernstein_to_monomial, filter_kind,
+                                        normalize_parameters, normalized_laplacian, parameters_from_operator, poly_eval,
+                                        tikhonov_objective, tikhonov_operator)
 from core.tikhonov_gnn.view import ShippedView, load_view
 
 from core.tikhonov_gnn.claims import CLAIMS  # noqa: E402
@@ -42,6 +43,7 @@ from core.tikhonov_gnn.claims import CLAIMS  # noqa: E402
 # Names whose modules import torch: loaded on first use, so the page's first view stays torch-free.
 _LAZY = {"TikhonovLayer": "layer", "tikhonov_solve": "layer", "TikhonovClassifier": "models", "GCN": "models", "GIN": "models",
          "TrainResult": "training", "cross_validate": "training", "load_model": "training",
+         "CrossValidation": "training", "LoadedModel": "training",
          "save_model": "training", "train": "training"}
 
 
@@ -53,8 +55,9 @@ def __getattr__(name: str):
 
 __all__ = [
     "CLAIMS", "tikhonov_operator", "tikhonov_objective", "normalized_laplacian", "bernstein_to_monomial", "bernstein_eval",
-    "poly_eval", "filter_kind", "normalize_parameters", "parameters_from_operator", "tikhonov_solve", "TikhonovLayer", "TikhonovClassifier", "GCN", "GIN",
+    "poly_eval", "filter_kind", "normalize_parameters", "parameters_from_operator",
+    "NormalizedExplanation", "tikhonov_solve", "TikhonovLayer", "TikhonovClassifier", "GCN", "GIN",
     "load_dataset", "DATASETS", "Dataset", "Graph", "TikhonovConfig", "recommended_config", "MODELS", "train",
-    "TrainResult", "cross_validate", "save_model", "load_model", "explain", "Explanation", "explanation_auroc",
+    "TrainResult", "cross_validate", "CrossValidation", "save_model", "load_model", "LoadedModel", "explain", "Explanation", "explanation_auroc",
     "explanation_from_scores", "ShippedView", "load_view",
 ]

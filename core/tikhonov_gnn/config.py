@@ -11,8 +11,16 @@ MODELS = ("tikhonov", "gcn", "gin")
 
 @dataclass(frozen=True)
 class TikhonovConfig(Config):
+    """What :func:`~core.tikhonov_gnn.training.train` trains: the model, its shape and the optimiser's settings.
+
+    Examples
+    --------
+    >>> TikhonovConfig(model="gin", epochs=5).baseline_layers
+    3
+    """
+
     model: str = choice("tikhonov", MODELS, doc="the Tikhonov classifier, or a GCN / GIN baseline")
-    hidden: int = param(32, low=4, high=256, integer=True)
+    hidden: int = param(32, low=4, high=256, integer=True, doc="width of every hidden layer")
     layers: int = param(1, low=1, high=4, integer=True, doc="Tikhonov layers (one already sees the whole graph)")
     degree: int = param(4, low=1, high=10, integer=True, doc="degree K of the Bernstein polynomial p")
     q_hops: int = param(2, low=0, high=6, integer=True, doc="message-passing hops of the Q-network")
@@ -21,12 +29,12 @@ class TikhonovConfig(Config):
     encoder: str = choice("linear", ("linear", "mlp"), doc="what the Tikhonov layer propagates: a linear or an MLP "
                           "map of the node features (an MLP can decide on a node's own features before q acts)")
     q_penalty: float = param(0.0, low=0.0, high=10.0, doc="weight of mean(q) in the loss: large q only where needed")
-    baseline_layers: int = param(3, low=1, high=8, integer=True)
-    epochs: int = param(80, low=1, high=2000, integer=True)
-    batch_size: int = param(32, low=1, high=1024, integer=True)
-    lr: float = param(0.01, low=0.0, high=1.0, low_open=True)
-    weight_decay: float = param(1e-4, low=0.0, high=1.0)
-    dropout: float = param(0.0, low=0.0, high=0.9)
+    baseline_layers: int = param(3, low=1, high=8, integer=True, doc="message-passing layers of GCN and GIN")
+    epochs: int = param(80, low=1, high=2000, integer=True, doc="passes over the training graphs")
+    batch_size: int = param(32, low=1, high=1024, integer=True, doc="graphs per optimiser step")
+    lr: float = param(0.01, low=0.0, high=1.0, low_open=True, doc="Adam's learning rate")
+    weight_decay: float = param(1e-4, low=0.0, high=1.0, doc="Adam's weight decay")
+    dropout: float = param(0.0, low=0.0, high=0.9, doc="dropout in the classifier heads")
     grad_clip: float = param(1.0, low=0.0, high=1e6, doc="max gradient norm per step (0 = no clipping)")
     test_fraction: float = param(0.2, low=0.05, high=0.5, doc="held-out share for train()'s own split")
 
@@ -49,5 +57,11 @@ def recommended_config(dataset: str, **changes) -> TikhonovConfig:
     Returns
     -------
     TikhonovConfig
+        The validated config.
+
+    Examples
+    --------
+    >>> recommended_config("motifs").epochs, recommended_config("mutag", epochs=3).epochs
+    (60, 3)
     """
     return TikhonovConfig(**{**PRESETS.get(dataset, {}), **changes})

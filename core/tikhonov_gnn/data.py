@@ -1,4 +1,8 @@
-"""Datasets, all offline: MUTAG from the files inside the grakel wheel, and seeded generators.
+"""Datasets, all offline: MUTAG and Cuneiform from the files inside the grakel wheel, and seeded generators.
+
+The containers (:class:`~core.common.graphs.Graph`, :class:`~core.common.graphs.Dataset`) and the
+two TU-format loaders live in :mod:`core.common.graphs`, shared with the other graph systems; the
+generators below are this system's (their ground-truth explanations are what it needs).
 
 - ``cuneiform``: 267 graphs of cuneiform signs, 30 classes, from the same wheel (the second
   graph-classification benchmark; bench only, not on the page).
@@ -20,140 +24,18 @@
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-from dataclasses import dataclass, field
-from pathlib import Path
-
 import networkx as nx
 import numpy as np
 
 from core.common.config import check_choice
+from core.common.graphs import Dataset, Graph, load_cuneiform, load_mutag
 from core.common.seeding import make_rng
 
-MUTAG_SHA256 = {
-    "MUTAG_A.txt": "d9656ca7493f3445d737c711710bb36fd432dddd1c0ea32e1d4713c86ebd28e2",
-    "MUTAG_graph_indicator.txt": "7d520a4d6c7961c0cdeabe076d8fe27e795b6d373485c9a2b744987e560a2056",
-    "MUTAG_graph_labels.txt": "a1518ea39ba3426bd42f57396b9c4baffe68e9adc718caeeab0119c6591a5f2c",
-    "MUTAG_node_labels.txt": "678f429965490e84dd27713017538c995fc05d1621beac910848b600015ee863",
-}
-CUNEIFORM_SHA256 = {
-    "Cuneiform_A.txt": "787ebbbaaef3725040c39b5432da29eb7b100db4d3a29254fb6423365407b593",
-    "Cuneiform_graph_indicator.txt": "3119ff5387eb48af911a9854b3f60303e17e5e788e5dce8f9ba9a97e4aea2575",
-    "Cuneiform_graph_labels.txt": "27b4b471cdc6aebe701d9ef50cd51a264b1d0c670844de678108408c226a1474",
-    "Cuneiform_node_labels.txt": "30525e5c8a82058e355a414f48a9fd3ff24cdadd4532ea5adf22cb09e606b30b",
-    "Cuneiform_node_attributes.txt": "552c8d8b3000788e51f42f892f2d3d74ddf0706639181a6887951b8245a6f88d",
-}
+__all__ = ["Dataset", "Graph", "DATASETS", "BENCHMARKS", "load_dataset", "load_mutag", "load_cuneiform",
+           "make_motifs", "make_planted_feature", "make_sbm", "make_bottleneck"]
+
 DATASETS = ("mutag", "motifs", "planted_feature", "sbm_homophilic", "sbm_heterophilic")   # the page's
 BENCHMARKS = ("mutag", "cuneiform")      # graph classification, both from the grakel wheel
-
-
-@dataclass
-class Graph:
-    adjacency: np.ndarray            # (n, n) symmetric 0/1
-    features: np.ndarray             # (n, f)
-    label: int | np.ndarray          # a graph label, or one label per node
-    truth: np.ndarray | None = None  # (n,) bool: the ground-truth explanation, where known
-
-    @property
-    def n_nodes(self) -> int:
-        return self.adjacency.shape[0]
-
-
-@dataclass
-class Dataset:
-    name: str
-    graphs: list
-    n_classes: int
-    task: str                        # "graph" or "node"
-    class_names: tuple = ()
-    description: str = ""
-    labels: np.ndarray = field(init=False)
-
-    def __post_init__(self):
-        # One label per graph for stratified splits (the majority node label for node tasks).
-        # Unlabelled nodes (label -100, as in the bottleneck task) are left out.
-        self.labels = np.array([g.label if self.task == "graph" else int(np.bincount(g.label[g.label >= 0]).argmax())
-                                for g in self.graphs])
-
-    @property
-    def n_features(self) -> int:
-        return self.graphs[0].features.shape[1]
-
-
-def mutag_dir(name: str = "MUTAG") -> Path:
-    spec = importlib.util.find_spec("grakel")
-    if spec is None or spec.origin is None:
-        raise FileNotFoundError(f"{name.lower()}: grakel is not installed; it ships the {name} files "
-                                "(pip install grakel==0.1.11)")
-    return Path(spec.origin).parent / "tests" / "data" / name
-
-
-def _checked(folder: Path, digests: dict, field: str) -> None:
-    for name, digest in digests.items():
-        data = (folder / name).read_bytes()
-        if hashlib.sha256(data).hexdigest() != digest:
-            raise ValueError(f"{field}: {name} does not match its SHA-256; allowed the files of grakel 0.1.11")
-
-
-def _tu_graphs(folder: Path, prefix: str, node_features) -> tuple:
-    """Split TU-format files into per-graph (adjacency, features); ``node_features(nodes)`` -> (k, f)."""
-    read = lambda name: np.loadtxt(folder / f"{prefix}_{name}.txt", delimiter=",", dtype=int, ndmin=1)  # noqa: E731
-    edges = read("A").reshape(-1, 2) - 1
-    graph_of = read("graph_indicator") - 1
-    out = []
-    for g in range(int(graph_of.max()) + 1):
-        nodes = np.flatnonzero(graph_of == g)
-        index = np.full(graph_of.size, -1)
-        index[nodes] = np.arange(nodes.size)
-        mine = edges[np.isin(edges[:, 0], nodes)]
-        adj = np.zeros((nodes.size, nodes.size))
-        adj[index[mine[:, 0]], index[mine[:, 1]]] = 1.0
-        adj = np.maximum(adj, adj.T)
-        np.fill_diagonal(adj, 0.0)
-        out.append((adj, node_features(nodes).astype(np.float32)))
-    return out
-
-
-def load_cuneiform() -> Dataset:
-    """Cuneiform (Kriege et al. 2018): 267 graphs of Hittite signs, 30 classes, wedges as 4-node stars.
-
-    Node features (ours): one-hot point type (4), one-hot wedge orientation (3) and the three 3-D
-    coordinates, standardised over the dataset; edge labels and attributes are not used.
-    """
-    folder = mutag_dir("Cuneiform")
-    _checked(folder, CUNEIFORM_SHA256, "cuneiform")
-    labels = np.loadtxt(folder / "Cuneiform_node_labels.txt", delimiter=",", dtype=int, ndmin=2)
-    attrs = np.loadtxt(folder / "Cuneiform_node_attributes.txt", delimiter=",", ndmin=2)
-    attrs = (attrs - attrs.mean(0)) / attrs.std(0)
-    feats = np.hstack([np.eye(4)[labels[:, 0]], np.eye(3)[labels[:, 1]], attrs])
-    parts = _tu_graphs(folder, "Cuneiform", lambda nodes: feats[nodes])
-    graph_labels = np.loadtxt(folder / "Cuneiform_graph_labels.txt", dtype=int, ndmin=1)
-    graphs = [Graph(adj, f, int(y)) for (adj, f), y in zip(parts, graph_labels)]
-    return Dataset("cuneiform", graphs, int(graph_labels.max()) + 1, "graph",
-                   tuple(f"sign {k}" for k in range(int(graph_labels.max()) + 1)),
-                   "Cuneiform: 267 cuneiform signs as graphs of wedges, 30 classes")
-
-
-def load_mutag() -> Dataset:
-    folder = mutag_dir()
-    _checked(folder, MUTAG_SHA256, "mutag")
-    read = lambda name: np.loadtxt(folder / name, delimiter=",", dtype=int, ndmin=1)  # noqa: E731
-    edges = read("MUTAG_A.txt").reshape(-1, 2) - 1
-    graph_of = read("MUTAG_graph_indicator.txt") - 1
-    node_labels = read("MUTAG_node_labels.txt")
-    graph_labels = read("MUTAG_graph_labels.txt")
-    graphs = []
-    for g in range(graph_labels.size):
-        nodes = np.flatnonzero(graph_of == g)
-        index = {node: i for i, node in enumerate(nodes)}
-        adj = np.zeros((nodes.size, nodes.size))
-        for u, v in edges[np.isin(edges[:, 0], nodes)]:
-            adj[index[u], index[v]] = adj[index[v], index[u]] = 1.0
-        feats = np.eye(7)[node_labels[nodes]]
-        graphs.append(Graph(adj, feats.astype(np.float32), int(graph_labels[g] > 0)))
-    return Dataset("mutag", graphs, 2, "graph", ("not mutagenic", "mutagenic"),
-                   "MUTAG: 188 nitroaromatic compounds, atoms one-hot, label = mutagenic")
 
 
 def _motif(kind: str) -> nx.Graph:
@@ -310,8 +192,35 @@ def make_bottleneck(distance: int, n_graphs: int = 200, clique: int = 5, seed: i
 
 
 def load_dataset(name: str, seed: int = 0) -> Dataset:
-    """One of ``DATASETS``; the generated ones are drawn from ``seed``."""
+    """One of ``DATASETS`` (or ``"cuneiform"``, the bench's second benchmark), all offline.
+
+    Parameters
+    ----------
+    name : str
+        ``mutag``, ``motifs``, ``planted_feature``, ``sbm_homophilic``, ``sbm_heterophilic`` or
+        ``cuneiform``.
+    seed : int
+        Draws the generated datasets (ignored by MUTAG and Cuneiform, read from files).
+
+    Returns
+    -------
+    Dataset
+        Graphs with features and labels; the motif and planted-feature graphs carry ``truth``.
+
+    References
+    ----------
+    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+
+    Examples
+    --------
+    >>> d = load_dataset("planted_feature", seed=0)
+    >>> len(d.graphs), d.task, int(d.graphs[0].truth.sum())
+    (300, 'graph', 1)
+    """
+    from core.common.seeding import check_seed
+
     check_choice("dataset", name, DATASETS + ("cuneiform",))
+    seed = check_seed(seed)
     if name == "mutag":
         return load_mutag()
     if name == "cuneiform":

@@ -156,7 +156,23 @@ def tikhonov_solve(q: torch.Tensor, theta: torch.Tensor, rhs: torch.Tensor, lapl
     -------
     tensor (..., N, C)
         Differentiable in q, theta and rhs through the implicit-function identity.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.tikhonov_gnn import tikhonov_solve
+    >>> A = torch.tensor([[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+    >>> L = torch.tensor(normalized_laplacian(A.numpy()))
+    >>> q, theta, rhs = torch.ones(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64), torch.eye(3, dtype=torch.float64)
+    >>> z = tikhonov_solve(q, theta, rhs, L, tol=1e-10)                 # p = 1: (I + I)^-1
+    >>> torch.allclose(z, 0.5 * torch.eye(3, dtype=torch.float64))
+    True
     """
+    from core.common.config import check_range
+
+    tol = check_range("tol", tol, 0.0, 1.0, low_open=True)
+    max_iter = check_range("max_iter", max_iter, 1, 10**6, integer=True)
+    check_every = check_range("check_every", check_every, 1, 10**6, integer=True)
     M = bernstein_monomial_matrix(theta.numel() - 1, dtype=theta.dtype).to(theta.device)
     return _TikhonovSolve.apply(q, M @ theta, rhs, laplacian, tol, max_iter, check_every)
 
@@ -185,7 +201,39 @@ class QNetwork(nn.Module):
 
 
 class TikhonovLayer(nn.Module):
-    """Z = (p(L) + Q)^-1 Q H, with q from a Q-network and p >= 0 on [0, 2] (Bernstein, theta >= 0, mean 1)."""
+    """Z = (p(L) + Q)^-1 Q H, with q from a Q-network and p >= 0 on [0, 2] (Bernstein, theta >= 0, mean 1).
+
+    Parameters
+    ----------
+    channels : int
+        The width of the propagated features H.
+    q_in : int
+        The input width of the Q-network (the raw node features).
+    degree : int
+        K, the degree of p.
+    q_hidden : int
+        The Q-network's width.
+    q_hops : int
+        Its message-passing hops.
+    eps : float
+        q = softplus(.) + eps.
+    solver : str
+        ``"dense"`` (torch.linalg.solve) or ``"cg"`` (:func:`tikhonov_solve`).
+    cg_tol : float
+        CG's relative residual.
+    cg_max_iter : int
+        CG's iteration cap.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from core.tikhonov_gnn import TikhonovLayer
+    >>> layer = TikhonovLayer(channels=4, q_in=3)
+    >>> z, q = layer(torch.ones(1, 5, 4), torch.ones(1, 5, 3), torch.ones(1, 5, 5) - torch.eye(5),
+    ...              torch.ones(1, 5, dtype=torch.bool))
+    >>> tuple(z.shape), bool((q > 0).all()), layer.theta.tolist()
+    ((1, 5, 4), True, [1.0, 1.0, 1.0, 1.0, 1.0])
+    """
 
     def __init__(self, channels: int, q_in: int, degree: int = 4, q_hidden: int = 32, q_hops: int = 2,
                  eps: float = 1e-3, solver: str = "dense", cg_tol: float = 1e-6, cg_max_iter: int = 500):

@@ -27,6 +27,7 @@ keeping the mean of its Bernstein coefficients at 1 (:mod:`.layer`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import comb
 
 import numpy as np
@@ -35,7 +36,26 @@ LAMBDA_MAX = 2.0
 
 
 def normalized_laplacian(adjacency: np.ndarray) -> np.ndarray:
-    """L = I - D^-1/2 A D^-1/2; isolated nodes get a zero row (their degree term is 0)."""
+    """The symmetric normalised Laplacian L = I - D^-1/2 A D^-1/2; isolated nodes get a zero row.
+
+    Its spectrum lies in [0, 2] (an isolated node contributes a 0 eigenvalue).
+
+    Parameters
+    ----------
+    adjacency : array_like of shape (n, n)
+        Symmetric, nonnegative weights, n >= 1.
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+        L.
+
+    Examples
+    --------
+    >>> normalized_laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    array([[ 1., -1.],
+           [-1.,  1.]])
+    """
     a = np.asarray(adjacency, dtype=float)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
         raise ValueError(f"adjacency: shape {a.shape} is not square; allowed (n, n) with n >= 1")
@@ -49,7 +69,30 @@ def normalized_laplacian(adjacency: np.ndarray) -> np.ndarray:
 
 
 def bernstein_to_monomial(theta: np.ndarray) -> np.ndarray:
-    """Monomial coefficients c with sum_k c_k lambda^k equal to the Bernstein polynomial on [0, 2]."""
+    """Monomial coefficients c with sum_k c_k lambda^k equal to the Bernstein polynomial on [0, 2].
+
+    .. math::
+
+        p(\\lambda) = \\sum_{k=0}^K \\theta_k \\binom{K}{k} (\\lambda/2)^k (1 - \\lambda/2)^{K-k}
+                   = \\sum_{k=0}^K c_k \\lambda^k
+
+    Parameters
+    ----------
+    theta : array_like of shape (K + 1,)
+        Bernstein coefficients (the layer's are >= 0, so p >= 0 on [0, 2]).
+
+    Returns
+    -------
+    ndarray of shape (K + 1,)
+        c, in increasing powers.
+
+    Examples
+    --------
+    >>> bernstein_to_monomial([1.0, 1.0, 1.0])       # a flat theta is p = 1
+    array([1., 0., 0.])
+    >>> bernstein_to_monomial([0.0, 0.0, 4.0])       # 4 (lambda / 2)^2 = lambda^2
+    array([0., 0., 1.])
+    """
     theta = np.asarray(theta, dtype=float)
     K = theta.size - 1
     coeffs = np.zeros(K + 1)
@@ -61,13 +104,50 @@ def bernstein_to_monomial(theta: np.ndarray) -> np.ndarray:
 
 
 def bernstein_eval(theta, lam) -> np.ndarray:
+    """p(lambda) of a Bernstein polynomial on [0, 2], evaluated directly in that basis.
+
+    Parameters
+    ----------
+    theta : array_like of shape (K + 1,)
+        Bernstein coefficients.
+    lam : array_like
+        Points in [0, 2].
+
+    Returns
+    -------
+    ndarray
+        p at ``lam``, the same shape.
+
+    Examples
+    --------
+    >>> bernstein_eval([0.0, 2.0, 0.0], [0.0, 1.0, 2.0])     # a band-pass bump, 1 at lambda = 1
+    array([0., 1., 0.])
+    """
     theta, lam = np.asarray(theta, dtype=float), np.asarray(lam, dtype=float) / LAMBDA_MAX
     K = theta.size - 1
     return sum(t * comb(K, k) * lam**k * (1 - lam) ** (K - k) for k, t in enumerate(theta))
 
 
 def poly_eval(coeffs, lam) -> np.ndarray:
-    """p(lambda) = sum_k c_k lambda^k (coefficients in increasing order)."""
+    """p(lambda) = sum_k c_k lambda^k (coefficients in increasing order).
+
+    Parameters
+    ----------
+    coeffs : array_like of shape (K + 1,)
+        Monomial coefficients.
+    lam : array_like
+        Evaluation points.
+
+    Returns
+    -------
+    ndarray
+        p at ``lam``.
+
+    Examples
+    --------
+    >>> poly_eval([1.0, 0.0, 1.0], [0.0, 2.0])
+    array([1., 5.])
+    """
     return np.polynomial.polynomial.polyval(np.asarray(lam, dtype=float), np.asarray(coeffs, dtype=float))
 
 
@@ -100,7 +180,39 @@ def check_q(q, n: int) -> np.ndarray:
 
 
 def tikhonov_operator(laplacian: np.ndarray, q, poly_coeffs) -> np.ndarray:
-    """The dense propagation matrix R = (p(L) + Q)^-1 Q for one graph."""
+    """The dense propagation matrix R = (p(L) + Q)^-1 Q for one graph.
+
+    z = R x is the exact minimiser of
+
+    .. math:: (z - x)^T Q (z - x) + z^T p(L) z, \\qquad Q = \\mathrm{diag}(q),
+
+    whose normal equations are (p(L) + Q) z = Q x.
+
+    Parameters
+    ----------
+    laplacian : array_like of shape (n, n)
+        The normalised Laplacian.
+    q : array_like of shape (n,)
+        Positive node scores.
+    poly_coeffs : array_like of shape (K + 1,)
+        Monomial coefficients of p, with p >= 0 on [0, 2] (checked on a grid).
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+        R, the layer's propagation for this graph.
+
+    References
+    ----------
+    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+
+    Examples
+    --------
+    >>> L = normalized_laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    >>> tikhonov_operator(L, [1.0, 1.0], [0.0, 0.5])       # p = lambda / 2: partial averaging
+    array([[0.75, 0.25],
+           [0.25, 0.75]])
+    """
     laplacian = np.asarray(laplacian, dtype=float)
     if laplacian.ndim != 2 or laplacian.shape[0] != laplacian.shape[1] or laplacian.shape[0] == 0:
         raise ValueError(f"laplacian: shape {laplacian.shape} is not a non-empty square matrix; allowed (n, n), n >= 1")
@@ -110,13 +222,70 @@ def tikhonov_operator(laplacian: np.ndarray, q, poly_coeffs) -> np.ndarray:
 
 
 def tikhonov_objective(z, x, laplacian, q, poly_coeffs) -> float:
+    """The Tikhonov objective (z - x)^T Q (z - x) + z^T p(L) z that R x minimises.
+
+    Parameters
+    ----------
+    z : array_like of shape (n,)
+        The candidate output signal.
+    x : array_like of shape (n,)
+        The input signal.
+    laplacian : array_like of shape (n, n)
+        The normalised Laplacian.
+    q : array_like of shape (n,)
+        Node scores.
+    poly_coeffs : array_like of shape (K + 1,)
+        Monomial coefficients of p.
+
+    Returns
+    -------
+    float
+        The objective's value.
+
+    Examples
+    --------
+    >>> L = normalized_laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    >>> x = np.array([1.0, 0.0])
+    >>> z = tikhonov_operator(L, [1.0, 1.0], [0.0, 0.5]) @ x
+    >>> tikhonov_objective(z, x, L, [1.0, 1.0], [0.0, 0.5]) < tikhonov_objective(x, x, L, [1.0, 1.0], [0.0, 0.5])
+    True
+    """
     d = np.asarray(z) - np.asarray(x)
     return float(d @ (np.asarray(q) * d) + z @ poly_matrix(poly_coeffs, laplacian) @ z)
 
 
 def filter_kind(lam: np.ndarray, p: np.ndarray, flat_tol: float = 0.05) -> str:
-    """'low-pass' if p is smallest near 0 (R keeps smooth signals), 'high-pass' if smallest near 2,
-    'band-pass' if smallest in between, 'all-pass' if p is nearly flat relative to its size."""
+    """Name the filter R applies, from where p is smallest (R passes what p penalises least).
+
+    'low-pass' if p is smallest in [0, 0.5] (R keeps smooth signals), 'high-pass' if in [1.5, 2],
+    'band-pass' if in between, 'all-pass' if max p - min p <= ``flat_tol`` max p.
+
+    Parameters
+    ----------
+    lam : array_like
+        Points in [0, 2].
+    p : array_like
+        p at those points, the same shape.
+    flat_tol : float
+        In [0, 1): the relative spread below which p counts as flat.
+
+    Returns
+    -------
+    str
+        ``"low-pass"``, ``"high-pass"``, ``"band-pass"`` or ``"all-pass"``.
+
+    Examples
+    --------
+    >>> lam = np.linspace(0, 2, 5)
+    >>> filter_kind(lam, lam), filter_kind(lam, 2 - lam), filter_kind(lam, np.ones(5))
+    ('low-pass', 'high-pass', 'all-pass')
+    """
+    from core.common.config import check_range
+
+    flat_tol = check_range("flat_tol", flat_tol, 0.0, 1.0, high_open=True)
+    lam, p = np.asarray(lam, dtype=float), np.asarray(p, dtype=float)
+    if lam.shape != p.shape or lam.size == 0:
+        raise ValueError(f"p: shape {p.shape} does not match lam's {lam.shape}; allowed the same non-empty shape")
     lo, hi = float(p.min()), float(p.max())
     if hi - lo <= flat_tol * max(hi, 1e-12):
         return "all-pass"
@@ -128,7 +297,26 @@ def filter_kind(lam: np.ndarray, p: np.ndarray, flat_tol: float = 0.05) -> str:
     return "band-pass"
 
 
-def normalize_parameters(laplacian: np.ndarray, q, poly_coeffs):
+@dataclass
+class NormalizedExplanation:
+    """The scale-free explanation that R identifies: (q / c, p(lambda_i) / c, lambda_i), c = tr p(L) / n.
+
+    Attributes
+    ----------
+    q_normalized : ndarray of shape (n,)
+        q / c.
+    p_spectrum : ndarray of shape (n,)
+        p at the eigenvalues of L (ascending), divided by c; they average 1.
+    eigenvalues : ndarray of shape (n,)
+        The spectrum of L, ascending.
+    """
+
+    q_normalized: np.ndarray
+    p_spectrum: np.ndarray
+    eigenvalues: np.ndarray
+
+
+def normalize_parameters(laplacian: np.ndarray, q, poly_coeffs) -> NormalizedExplanation:
     """The scale-free explanation (q / c, p(lambda_i) / c, lambda_i), c = tr p(L) / n.
 
     Parameters
@@ -142,15 +330,21 @@ def normalize_parameters(laplacian: np.ndarray, q, poly_coeffs):
 
     Returns
     -------
-    q_normalized : ndarray (n,)
-    p_spectrum : ndarray (n,)
-        p at the eigenvalues of L (ascending), divided by c; they average 1.
-    eigenvalues : ndarray (n,)
+    NormalizedExplanation
+        q / c, p at the eigenvalues of L (ascending) divided by c, and the eigenvalues.
 
     Notes
     -----
     Two parameterisations with the same R map to the same triple: (c q, c p) by construction, and
     polynomials equal on spec(L) because only their values there enter.
+
+    Examples
+    --------
+    >>> L = normalized_laplacian(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    >>> a = normalize_parameters(L, [1.0, 2.0], [1.0, 1.0])
+    >>> b = normalize_parameters(L, [3.0, 6.0], [3.0, 3.0])           # (3 q, 3 p): the same R
+    >>> a.q_normalized, bool(np.allclose(a.q_normalized, b.q_normalized))
+    (array([0.5, 1. ]), True)
     """
     laplacian = np.asarray(laplacian, dtype=float)
     q = check_q(q, laplacian.shape[0])
@@ -160,10 +354,10 @@ def normalize_parameters(laplacian: np.ndarray, q, poly_coeffs):
     scale = float(p_spec.mean())
     if scale <= 0:
         raise ValueError("poly_coeffs: p vanishes on the whole spectrum; allowed p with p(lambda) > 0 somewhere on spec(L)")
-    return q / scale, p_spec / scale, eig
+    return NormalizedExplanation(q / scale, p_spec / scale, eig)
 
 
-def parameters_from_operator(operator: np.ndarray, laplacian: np.ndarray):
+def parameters_from_operator(operator: np.ndarray, laplacian: np.ndarray) -> NormalizedExplanation:
     """Recover the normalised (q, p|spec) of :func:`normalize_parameters` from R alone.
 
     With M = R^-1 - I = Q^-1 p(L), the symmetry of p(L) = Q M gives q_i M_ij = q_j M_ji, a
@@ -176,10 +370,20 @@ def parameters_from_operator(operator: np.ndarray, laplacian: np.ndarray):
     operator : array (n, n)
         R = (p(L) + Q)^-1 Q.
     laplacian : array (n, n)
+        The normalised Laplacian of the same graph.
 
     Returns
     -------
-    q_normalized, p_spectrum, eigenvalues : ndarray (n,)
+    NormalizedExplanation
+        The same triple as :func:`normalize_parameters` of the parameters behind R.
+
+    Examples
+    --------
+    >>> L = normalized_laplacian(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], float))
+    >>> R = tikhonov_operator(L, [1.0, 2.0, 3.0], [1.0, 1.0])
+    >>> bool(np.allclose(parameters_from_operator(R, L).q_normalized,
+    ...                  normalize_parameters(L, [1.0, 2.0, 3.0], [1.0, 1.0]).q_normalized))
+    True
     """
     R = np.asarray(operator, dtype=float)
     laplacian = np.asarray(laplacian, dtype=float)
@@ -200,4 +404,4 @@ def parameters_from_operator(operator: np.ndarray, laplacian: np.ndarray):
     P = (P + P.T) / 2
     scale = float(np.trace(P) / n)
     eig, U = np.linalg.eigh(laplacian)
-    return q / scale, np.einsum("ki,kl,li->i", U, P, U) / scale, eig
+    return NormalizedExplanation(q / scale, np.einsum("ki,kl,li->i", U, P, U) / scale, eig)

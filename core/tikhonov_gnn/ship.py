@@ -42,7 +42,7 @@ def ship(name: str, progress=None) -> Path:
 
 
 def shipped(name: str):
-    """(model, config, metadata) of the shipped model for ``name``, or None when not shipped."""
+    """The shipped model for ``name`` (a :class:`~core.tikhonov_gnn.training.LoadedModel`), or None when not shipped."""
     if not (ASSETS / name / "weights.safetensors").is_file():
         return None
     return load_model(ASSETS / name, load_dataset(name, seed=SEED))
@@ -55,7 +55,8 @@ def make_view(name: str) -> ShippedView:
     from core.tikhonov_gnn.explain import explain
 
     dataset = load_dataset(name, seed=SEED)
-    model, _, meta = shipped(name)
+    loaded = shipped(name)
+    model, meta = loaded.model, loaded.metadata
     explanations = [explain(model, g) for g in dataset.graphs]
     q = np.concatenate([e.q for e in explanations])
     offsets = np.concatenate([[0], np.cumsum([g.n_nodes for g in dataset.graphs])]).astype(np.int64)

@@ -12,6 +12,7 @@ Stop: both functions report after every epoch and do nothing more once the callb
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -70,6 +71,39 @@ def accuracy(model, dataset: Dataset, index) -> float:
 
 @dataclass
 class TrainResult:
+    """A trained model and its per-epoch curves.
+
+    Attributes
+    ----------
+    model : torch.nn.Module
+        The model after the last epoch that ran, in eval mode.
+    config : TikhonovConfig
+        What was trained.
+    dataset : str
+        The dataset's name.
+    train_index : ndarray of int
+        The graphs trained on.
+    test_index : ndarray of int
+        The graphs held out.
+    epoch : ndarray of int
+        1 .. the epochs that ran.
+    loss : ndarray
+        The mean training loss of each epoch.
+    train_accuracy : ndarray
+        Accuracy on the training graphs after each epoch.
+    test_accuracy : ndarray
+        Accuracy on the held-out graphs after each epoch (NaN without held-out graphs).
+    stopped : bool
+        True when the progress callback stopped it before ``config.epochs``.
+
+    Examples
+    --------
+    >>> from core.tikhonov_gnn import TikhonovConfig, load_dataset, train
+    >>> result = train(TikhonovConfig(model="gcn", epochs=2, hidden=8), load_dataset("sbm_homophilic"), seed=0)
+    >>> result.epoch.tolist(), result.stopped
+    ([1, 2], False)
+    """
+
     model: torch.nn.Module
     config: TikhonovConfig
     dataset: str
@@ -79,7 +113,7 @@ class TrainResult:
     loss: np.ndarray
     train_accuracy: np.ndarray
     test_accuracy: np.ndarray
-    stopped: bool = False         # True when the progress callback stopped it before ``config.epochs``
+    stopped: bool = False
 
     @property
     def final_test_accuracy(self) -> float:
@@ -102,7 +136,9 @@ def train(config: TikhonovConfig, dataset: Dataset, seed: int = 0, progress=None
     Parameters
     ----------
     config : TikhonovConfig
+        The model and the optimiser's settings.
     dataset : Dataset
+        Non-empty graphs.
     seed : int
         Seeds the initial weights, the batch order and (without explicit indices) the split.
     progress : callable, optional
@@ -115,12 +151,34 @@ def train(config: TikhonovConfig, dataset: Dataset, seed: int = 0, progress=None
     -------
     TrainResult
         The model and per-epoch curves; ``stopped`` says whether a Stop cut it short.
+
+    References
+    ----------
+    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+
+    Examples
+    --------
+    >>> from core.tikhonov_gnn import TikhonovConfig, load_dataset, train
+    >>> data = load_dataset("sbm_homophilic")
+    >>> result = train(TikhonovConfig(epochs=1, hidden=8), data, seed=0)
+    >>> result.loss.shape, 0.0 <= result.final_test_accuracy <= 1.0
+    ((1,), True)
     """
+    from core.common.seeding import check_seed
+
+    seed = check_seed(seed)
     if not dataset.graphs or any(g.n_nodes == 0 for g in dataset.graphs):
         raise ValueError("dataset: contains an empty graph; allowed graphs with at least one node")
     if train_index is None:
         train_index, test_index = holdout_split(dataset, config.test_fraction, seed)
-    train_index, test_index = np.asarray(train_index), np.asarray(test_index if test_index is not None else [])
+    train_index = np.asarray(train_index, dtype=int)
+    test_index = np.asarray(test_index if test_index is not None else [], dtype=int)
+    for name, index in (("train_index", train_index), ("test_index", test_index)):
+        if index.ndim != 1 or (index.size and (index.min() < 0 or index.max() >= len(dataset.graphs))):
+            raise ValueError(f"{name}: graph indices outside the dataset; allowed integers in "
+                             f"[0, {len(dataset.graphs) - 1}]")
+    if train_index.size == 0:
+        raise ValueError("train_index: empty; allowed at least one graph to train on")
     with torch_seeded(seed):
         model = build_model(config.model, dataset.n_features, dataset.n_classes, dataset.task, config)
     optimiser = torch.optim.Adam(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
@@ -160,29 +218,68 @@ def train(config: TikhonovConfig, dataset: Dataset, seed: int = 0, progress=None
                        np.array(curves["loss"]), np.array(curves["train"]), np.array(curves["test"]), stopped)
 
 
-def cross_validate(config: TikhonovConfig, dataset: Dataset, folds: int = 10, seed: int = 0, progress=None) -> dict:
+@dataclass
+class CrossValidation:
+    """Final-epoch held-out accuracies over the folds that finished.
+
+    Attributes
+    ----------
+    mean : float
+        The mean accuracy over finished folds (NaN when none finished).
+    std : float
+        Their standard deviation, ddof 0 (NaN when none finished).
+    fold_accuracies : ndarray
+        One accuracy per finished fold, in fold order.
+    stopped : bool
+        True when a Stop left folds out.
+    """
+
+    mean: float
+    std: float
+    fold_accuracies: np.ndarray
+    stopped: bool
+
+
+def cross_validate(config: TikhonovConfig, dataset: Dataset, folds: int = 10, seed: int = 0,
+                   progress=None) -> CrossValidation:
     """Final-epoch held-out accuracy over ``folds`` folds.
 
     Parameters
     ----------
     config : TikhonovConfig
+        The model and the optimiser's settings.
     dataset : Dataset
+        The graphs.
     folds : int
         Stratified folds for graph tasks whose every class has ``folds`` graphs, shuffled plain
         folds otherwise (and for node tasks); fold ``k`` trains with
         ``derive_seed(seed, "fold", k)``.
     seed : int
+        Seeds the folds and, through child seeds, every fold's training.
     progress : callable, optional
         Called after every epoch of every fold, ``progress(step, folds * epochs, metrics)`` with
         ``metrics = {"fold", "loss", "test accuracy"}``; returning False stops inside the fold.
 
     Returns
     -------
-    dict
-        ``{"mean", "std", "fold_accuracies", "stopped"}``: mean and std (ddof 0) over the folds that
-        finished (a fold cut short by a Stop is left out; NaN when none finished).
+    CrossValidation
+        Mean and std (ddof 0) over the folds that finished (a fold cut short by a Stop is left out;
+        NaN when none finished), the fold accuracies and whether it stopped.
+
+    Examples
+    --------
+    >>> from core.tikhonov_gnn import TikhonovConfig, cross_validate, load_dataset
+    >>> cv = cross_validate(TikhonovConfig(model="gcn", epochs=1, hidden=8), load_dataset("sbm_homophilic"), folds=2)
+    >>> cv.fold_accuracies.shape, cv.stopped
+    ((2,), False)
     """
     from sklearn.model_selection import KFold, StratifiedKFold
+
+    from core.common.config import check_range
+    from core.common.seeding import check_seed
+
+    folds = check_range("folds", folds, 2, max(2, len(dataset.graphs)), integer=True)
+    seed = check_seed(seed)
 
     index = np.arange(len(dataset.graphs))
     # Stratified where every class can be (Cuneiform's 30 classes hold 8 or 9 graphs: plain folds there).
@@ -207,21 +304,90 @@ def cross_validate(config: TikhonovConfig, dataset: Dataset, folds: int = 10, se
             accuracies.append(result.final_test_accuracy)
         if halted[0]:
             break
-    acc = np.array(accuracies)
+    acc = np.array(accuracies, dtype=float)
     done = acc.size > 0
-    return {"mean": float(acc.mean()) if done else float("nan"), "std": float(acc.std()) if done else float("nan"),
-            "fold_accuracies": acc.tolist(), "stopped": len(accuracies) < folds}
+    return CrossValidation(mean=float(acc.mean()) if done else float("nan"),
+                           std=float(acc.std()) if done else float("nan"), fold_accuracies=acc,
+                           stopped=len(accuracies) < folds)
 
 
-def save_model(result: TrainResult, directory, metadata: dict | None = None):
+def save_model(result: TrainResult, directory, metadata: dict | None = None) -> Path:
+    """Save a trained model as a checkpoint: safetensors weights + JSON config and metadata.
+
+    Parameters
+    ----------
+    result : TrainResult
+        What :func:`train` returned.
+    directory : str or pathlib.Path
+        The checkpoint's folder (created).
+    metadata : dict, optional
+        Extra JSON-able entries; ``dataset`` and ``final_test_accuracy`` are always recorded.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from core.tikhonov_gnn import TikhonovConfig, load_dataset, save_model, train
+    >>> data = load_dataset("sbm_homophilic")
+    >>> result = train(TikhonovConfig(epochs=1, hidden=8), data, seed=0)
+    >>> folder = save_model(result, tempfile.mkdtemp(), {"note": "example"})
+    >>> sorted(p.name for p in folder.iterdir())
+    ['config.json', 'weights.safetensors']
+    """
     meta = {"dataset": result.dataset, "final_test_accuracy": result.final_test_accuracy, **(metadata or {})}
     return save_checkpoint(directory, result.model.state_dict(), result.config, meta)
 
 
-def load_model(directory, dataset: Dataset):
-    """A model rebuilt from a checkpoint (safetensors + JSON), with its metadata."""
+@dataclass
+class LoadedModel:
+    """A model rebuilt from a checkpoint, with its config and metadata.
+
+    Attributes
+    ----------
+    model : torch.nn.Module
+        The model, in eval mode.
+    config : TikhonovConfig
+        The config it was trained with.
+    metadata : dict
+        The checkpoint's metadata (``dataset``, ``final_test_accuracy``, what the saver added).
+    """
+
+    model: torch.nn.Module
+    config: TikhonovConfig
+    metadata: dict
+
+
+def load_model(directory, dataset: Dataset) -> LoadedModel:
+    """A model rebuilt from a checkpoint (safetensors + JSON, never a pickle), with its metadata.
+
+    Parameters
+    ----------
+    directory : str or pathlib.Path
+        The checkpoint's folder, as :func:`save_model` wrote it.
+    dataset : Dataset
+        A dataset of the same shape (features, classes, task) that sizes the model.
+
+    Returns
+    -------
+    LoadedModel
+        The model in eval mode, its config and metadata.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from core.tikhonov_gnn import TikhonovConfig, load_dataset, load_model, save_model, train
+    >>> data = load_dataset("sbm_homophilic")
+    >>> folder = save_model(train(TikhonovConfig(epochs=1, hidden=8), data, seed=0), tempfile.mkdtemp())
+    >>> loaded = load_model(folder, data)
+    >>> loaded.config.hidden, loaded.model.training
+    (8, False)
+    """
     ckpt = load_checkpoint(directory, TikhonovConfig)
     model = build_model(ckpt.config.model, dataset.n_features, dataset.n_classes, dataset.task, ckpt.config)
     model.load_state_dict(ckpt.tensors)
     model.eval()
-    return model, ckpt.config, ckpt.metadata
+    return LoadedModel(model=model, config=ckpt.config, metadata=ckpt.metadata)

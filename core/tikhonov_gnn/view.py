@@ -20,16 +20,50 @@ from pathlib import Path
 
 import numpy as np
 
+from core.common.assets import asset_dir
+from core.common.claims import results_path
 from core.tikhonov_gnn.data import Dataset
 from core.tikhonov_gnn.explain import Explanation, explanation_from_scores
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "tikhonov_gnn"
+ASSETS = asset_dir("tikhonov_gnn")
 SEED = 0            # the seed of the shipped datasets and models
 VIEW = "view.npz"
 
 
 @dataclass
 class ShippedView:
+    """The page's first view of one dataset, as the shipped model sees it (plain arrays, no torch).
+
+    Attributes
+    ----------
+    dataset : str
+        The dataset's name.
+    theta : ndarray of shape (K + 1,)
+        The Tikhonov layer's Bernstein coefficients.
+    lam : ndarray
+        The lambda grid the page plots.
+    p : ndarray
+        p(lambda) on that grid.
+    q : ndarray
+        Every graph's node scores, concatenated.
+    offsets : ndarray of int
+        Graph i's scores are ``q[offsets[i]:offsets[i + 1]]``.
+    example : int
+        The graph the page opens on.
+    operator : ndarray of shape (n, n)
+        R of the example graph, from the model's own float32 solve.
+    accuracy : dict
+        Model -> held-out accuracy (tikhonov, gcn, gin).
+    positions : ndarray of shape (total nodes, 2)
+        Every graph's node layout, concatenated like ``q``.
+
+    Examples
+    --------
+    >>> view = load_view("motifs")
+    >>> view.n_graphs, sorted(view.accuracy)
+    (400, ['gcn', 'gin', 'tikhonov'])
+    """
+
     dataset: str
     theta: np.ndarray
     lam: np.ndarray
@@ -39,10 +73,11 @@ class ShippedView:
     example: int
     operator: np.ndarray
     accuracy: dict
-    positions: np.ndarray        # (total nodes, 2)
+    positions: np.ndarray
 
     @property
     def n_graphs(self) -> int:
+        """The number of graphs."""
         return self.offsets.size - 1
 
     def scores(self, index: int) -> np.ndarray:
@@ -64,6 +99,7 @@ class ShippedView:
         dataset : Dataset
             The shipped dataset (``load_dataset(name, seed=SEED)``), whose graph sizes must match.
         index : int
+            The graph.
 
         Returns
         -------
@@ -91,7 +127,30 @@ def save_view(view: ShippedView, directory: Path) -> Path:
 
 
 def load_view(name: str, assets: Path = ASSETS) -> ShippedView | None:
-    """The shipped view of dataset ``name``, or None when it has not been shipped."""
+    """The shipped view of dataset ``name``, or None when it has not been shipped.
+
+    Parameters
+    ----------
+    name : str
+        One of ``DATASETS``.
+    assets : pathlib.Path
+        The folder holding ``<name>/view.npz`` (default ``assets/tikhonov_gnn``).
+
+    Returns
+    -------
+    ShippedView or None
+        Read without pickles (``allow_pickle=False``).
+
+    Examples
+    --------
+    >>> view = load_view("planted_feature")
+    >>> view.scores(0).shape, load_view("no_such_dataset") is None
+    ((20,), True)
+    """
+    import re
+
+    if not isinstance(name, str) or not re.match(r"^[a-z][a-z0-9_]*$", name):   # no path outside ``assets``
+        raise ValueError(f"name: {name!r} is not a dataset key; allowed lower-case letters, digits and '_'")
     path = Path(assets) / name / VIEW
     if not path.is_file():
         return None
@@ -101,7 +160,7 @@ def load_view(name: str, assets: Path = ASSETS) -> ShippedView | None:
                            {str(m): float(a) for m, a in zip(z["models"], z["accuracy"])}, z["positions"])
 
 
-RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results" / "tikhonov_gnn.json"
+RESULTS = results_path("tikhonov_gnn")
 
 
 def load_cross_validation(dataset: str, results: Path = RESULTS) -> dict | None:

@@ -51,7 +51,7 @@ def test_hard_constraint_hits_the_target_and_baselines_compare():
     assert np.allclose(mean, [0.5, 0.0], atol=0.005)
     run = run_panel(at, "distributional_steering/baselines:")
     table = at.dataframe[1].value.set_index("method")
-    assert list(table.index) == [row["method"] for row in run.result]        # the table is the run's result
+    assert list(table.index) == [row["method"] for row in run.result.rows]   # the table is the run's result
     assert table.loc["mean-field particles", "W1 to target"] < 0.05
     assert table.loc["unguided", "W1 to target"] > 0.3
 
@@ -70,7 +70,7 @@ def test_protein_section_calibrates_foldedness():
     assert "Steered mean foldedness" not in metrics(at)             # not run at first view
     run = run_panel(at, "distributional_steering/protein:0.60")
     shown = metrics(at)
-    assert float(shown["Steered mean foldedness"]) == round(run.result["steered_mean"], 3)
+    assert float(shown["Steered mean foldedness"]) == round(run.result.steered_mean, 3)
     assert abs(float(shown["Steered mean foldedness"]) - 0.6) < 0.02
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     names = {d.get("name") for s in specs for d in s["data"]}
@@ -94,7 +94,7 @@ def test_constraint_on_x1_leaves_x2_at_the_exact_target_and_the_2d_check_runs():
 def test_particle_guidance_panel_shows_the_identity():
     at = apptest.open_page("distributional_steering", particles=250)        # the panel runs min(particles, 500)
     run = run_panel(at, "distributional_steering/batch:")
-    assert run.result["max_gap"] < 1e-5
+    assert run.result.max_gap < 1e-5
     assert float(metrics(at)["Largest gap, particle guidance vs the framework's unweighted proposal"]) < 1e-5
     methods = list(at.dataframe[-1].value["method"])
     assert methods == ["particle guidance", "framework proposal, unweighted", "mean-field particles",

@@ -263,7 +263,7 @@ def test_the_dashboard_scores_the_baseline_out_of_fold_and_shows_the_exclusions(
     at.selectbox(key="source").set_value(sid).run()
     assert not at.exception, [e.message for e in at.exception]
     counts = at.session_state["exclusions"]
-    found = kept_rows(store.rows(sid))[1].to_dict()
+    found = kept_rows(store.rows(sid)).exclusions.to_dict()
     assert counts == found and counts["incomplete"] == 1 and counts["failed_attention"] >= 1
     assert any(f"{counts['kept']} of {counts['participants']} participants kept" in m.value for m in at.markdown)
     next(b for b in at.button if b.label == "Rate every problem").click().run()
@@ -272,7 +272,7 @@ def test_the_dashboard_scores_the_baseline_out_of_fold_and_shows_the_exclusions(
     assert all(r.raw["out_of_fold"] for r in run.result.values())           # every problem has human ratings
     at.run()
     table = at.dataframe[0].value.set_index("population")
-    kept, _ = kept_rows(store.rows(sid))
+    kept = kept_rows(store.rows(sid)).rows
     means = analysis.item_means(kept)
     reference = EmbeddingRidgeRater().fit(store.study_problem_objects(sid), means)   # the out-of-fold figure
     assert table.loc["college", "Spearman"] == pytest.approx(reference.cv["spearman"], abs=5e-4)   # shown rounded

@@ -6,7 +6,7 @@ import numpy as np
 
 from core.common.progress import ProgressLog
 from core.quantum_ng import MetricViewConfig, VQEConfig, metric_view
-from core.quantum_ng.assets import shipped_run, shipped_view
+from core.quantum_ng.ship import shipped_run, shipped_view
 from pages.quantum_ng import (SHORT, circuit_figure, curve_figure, heatmap_figure, metric_key, pick_view, reading_text,
                               run_key)
 from tests.pages import apptest
@@ -108,7 +108,7 @@ def test_live_run_starts_and_stops():
 
 
 def test_first_view_draws_the_tradeoff_the_light_cone_and_the_frontier():
-    from core.quantum_ng.assets import bench_frontier
+    from core.quantum_ng.ship import bench_frontier
     from pages.quantum_ng import circuit_columns, frontier_text, light_cone_columns, tradeoff_figure
 
     at = open_page()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from core.robust_decisions import PROBLEMS
-from core.robust_decisions.assets import shipped_rates
+from core.robust_decisions.ship import shipped_rates
 from tests.pages import apptest
 
 
@@ -36,8 +36,8 @@ def test_every_problem_and_law_renders_the_core_numbers():
         at.selectbox(key="law").set_value(law).run()  # one rerun for both changes
         assert not at.exception
         setting = make_setting(SettingConfig(problem=problem, noise=0.1, error_law=law), seed=0)
-        assert metric(at, "Follow the prediction") == pytest.approx(average_excess(setting, "follow")[0], abs=6e-4)
-        assert metric(at, "Robust, ε*") == pytest.approx(average_excess(setting, "robust_theory")[0], abs=6e-4)
+        assert metric(at, "Follow the prediction") == pytest.approx(average_excess(setting, "follow").mean, abs=6e-4)
+        assert metric(at, "Robust, ε*") == pytest.approx(average_excess(setting, "robust_theory").mean, abs=6e-4)
 
 
 def test_ski_rental_tie_break_control_shows_following_is_not_brittle():
@@ -102,7 +102,8 @@ def test_the_figures_hold_the_core_numbers():
     at = open_page(problem="Ski rental", noise="0.2", eps="0.8", seed="2")
     figures = apptest.charts(at)
     setting = make_setting(SettingConfig(problem="ski_rental", noise=0.2, error_law="gaussian"), seed=2)
-    grid, losses = loss_against_eps(setting)
+    curve = loss_against_eps(setting)
+    grid, losses = curve.eps, curve.loss
     robust = next(t for t in figures["chart-eps"]["data"] if t["name"] == "robust")
     np.testing.assert_allclose(apptest.values(robust, "x"), grid)
     np.testing.assert_allclose(apptest.values(robust, "y"), losses)

@@ -95,7 +95,8 @@ def reverse_sample(base, n, seed, n_steps=200):
 
 
 def test_shipped_denoiser_reproduces_the_reference_foldedness():
-    base, reference = load_protein()
+    protein_assets = load_protein()
+    base, reference = protein_assets.base, protein_assets.reference
     assert base.dim == DIM and reference.shape == (protein.N_SHIPPED, DIM)
     ref_mean = foldedness(reference).mean()
     assert 0.3 < ref_mean < 0.6                                    # measured 0.428: in the folding transition

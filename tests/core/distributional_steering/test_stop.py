@@ -10,10 +10,10 @@ from core.distributional_steering.scenarios import STEPS, ScenarioConfig, base_o
 def test_compare_stops_inside_the_second_method_and_keeps_the_first():
     config = ScenarioConfig(n_particles=100)
     log = ProgressLog(stop_after=STEPS + 3)              # the mean-field run, then 3 steps of the unguided one
-    rows = compare(config, seed=0, progress=log)
+    rows = compare(config, seed=0, progress=log).rows
     assert [r["method"] for r in rows] == ["mean-field particles"]      # no exact-target row, no later method
     assert len(log.steps) == STEPS + 3 and log.steps[-1] == STEPS + 3 and set(log.totals) == {3 * STEPS}
-    full = compare(config, seed=0)
+    full = compare(config, seed=0).rows
     assert rows[0]["W1 to target"] == full[0]["W1 to target"]          # what finished is what a full run gives
     assert [r["method"] for r in full][-1] == "exact target"
 
@@ -21,9 +21,9 @@ def test_compare_stops_inside_the_second_method_and_keeps_the_first():
 def test_the_protein_run_stopped_early_skips_the_unguided_comparison():
     log = ProgressLog(stop_after=2)
     out = steer_foldedness(0.6, n_particles=50, seed=0, progress=log)
-    assert out["stopped"] and out["base"] is None and len(log.steps) == 2
+    assert out.stopped and out.base is None and len(log.steps) == 2
     done = steer_foldedness(0.6, n_particles=50, seed=0)
-    assert not done["stopped"] and done["base"].shape == (50,)
+    assert not done.stopped and done.base.shape == (50,)
 
 
 def test_a_stopped_baseline_returns_its_current_particles():
@@ -40,5 +40,5 @@ def test_the_batch_level_comparison_stops_inside_particle_guidance():
 
     log = ProgressLog(stop_after=3)
     out = batch_level(ScenarioConfig(reward="repulsion", strength=4.0), seed=0, n_particles=50, progress=log)
-    assert out["stopped"] and out["rows"] == [] and np.isnan(out["max_gap"]) and len(log.steps) == 3
+    assert out.stopped and out.rows == [] and np.isnan(out.max_gap) and len(log.steps) == 3
     assert set(log.totals) == {4 * STEPS}

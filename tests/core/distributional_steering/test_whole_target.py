@@ -62,13 +62,13 @@ def family(name, base):
     m1 = q0 @ MESH[:, 0]
     if name == "soft calibration":
         return (MeanCalibration([m1 + 0.6], kappa=4.0, statistic=x1),
-                linear_tilt_grid(base, AXES, x1, [m1 + 0.6], 4.0)[1], [1], {})
+                linear_tilt_grid(base, AXES, x1, [m1 + 0.6], 4.0).density, [1], {})
     if name == "hard constraint":
-        return MomentConstraint([m1 + 0.6], statistic=x1), linear_tilt_grid(base, AXES, x1, [m1 + 0.6])[1], [1], {}
+        return MomentConstraint([m1 + 0.6], statistic=x1), linear_tilt_grid(base, AXES, x1, [m1 + 0.6]).density, [1], {}
     if name == "second moment":
         target = 0.5 * (q0 @ MESH[:, 0] ** 2)
         return (MomentConstraint([target], statistic=x1_squared),
-                linear_tilt_grid(base, AXES, x1_squared, [target])[1], [1], {})
+                linear_tilt_grid(base, AXES, x1_squared, [target]).density, [1], {})
     if name == "pointwise tilt":
         return PointwiseReward(lambda z: z[:, 0], 1.0), tilt_density(base, 1.0), [1], {}
     if name == "entropy":
@@ -111,7 +111,7 @@ def test_unconstrained_statistics_and_the_whole_measure_match_the_exact_target(n
 
 def test_hard_constraint_recovers_the_exact_tilt_where_the_old_scheme_collapsed():
     base = GaussianMixtureBase([0.4, 0.3, 0.2, 0.1], [[-1, 0], [1, 0.5], [0, -1], [1.5, -1]], [0.3, 0.35, 0.4, 0.3])
-    a_exact = linear_tilt_grid(base, AXES, x1, [1.1])[0][0]                 # 1.276
+    a_exact = linear_tilt_grid(base, AXES, x1, [1.1]).a[0]                 # 1.276
     reward = MomentConstraint([1.1], statistic=x1)
     fixed = steer(base, reward, 1000, seed=0)
     # measured 1.27 (8 seeds: 1.24-1.30), and the tilt solved at t = 1 is already near it

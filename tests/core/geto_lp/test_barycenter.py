@@ -138,7 +138,8 @@ def test_flow_paths_change_one_axis_per_stage_and_cost_what_the_plan_says():
     hist, weights = instance((5, 4, 3), 2, seed=2)
     result = barycenter(hist, weights, return_plans=True)
     plan = result.plans[0]
-    paths, masses = flow_paths(plan, (5, 4, 3), top=plan.nnz)
+    found = flow_paths(plan, (5, 4, 3), top=plan.nnz)
+    paths, masses = found.paths, found.masses
     assert masses.sum() == pytest.approx(1.0, abs=1e-9) and np.all(np.diff(masses) <= 0)
     steps = np.diff(paths, axis=1)  # (flows, d, d): stage k moves along axis k only
     off_axis = steps * (1 - np.eye(3))[None]

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import core.geto_lp as geto
 from core.geto_lp import barycenter, compare_solvers, parse_cost
 
 
@@ -78,3 +79,36 @@ def test_the_comparison_validates_too():
         compare_solvers(good(), reg=0.0)
     with pytest.raises(ValueError, match="^method: "):
         compare_solvers(good(), methods=["cplex"])
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda: geto.count_variables(0, (4, 4)), "m"),
+    (lambda: geto.count_variables(2, (4, -1)), "shape"),
+    (lambda: geto.count_classical_variables(2, "ab"), "shape"),
+    (lambda: geto.cost_matrix((0, 3)), "shape"),
+    (lambda: geto.flow_paths(np.eye(4), (2, 2), top=0), "top"),
+    (lambda: geto.exact_objective(good(), np.ones(7)), "b"),
+    (lambda: geto.run_method("geto_lp", good(), dense_max_points=-1),
+     "dense_max_points"),
+    (lambda: geto.run_method("geto_lp", good(), solver="simplex"), "solver"),
+    (lambda: geto.run_baselines(good(), optimum=-1.0), "optimum"),
+    (lambda: geto.compare_solvers(good(), pot_max_variables=-5), "pot_max_variables"),
+    (lambda: geto.solve_lp(np.ones(3), np.ones((1, 2)), np.ones(1)), "A"),
+    (lambda: geto.transfer_palette(np.zeros((2, 2, 3)), np.eye(9), 2), "plan"),
+    (lambda: geto.mass_level(np.array([1.0, -2.0]), 0.5), "volume"),
+    (lambda: geto.isosurface(np.ones((3, 3)), 0.5), "volume"),
+])
+def test_public_entry_points_name_the_bad_field(call, field):
+    with pytest.raises(ValueError, match=f"^{field}: .*; allowed "):
+        call()
+
+
+def test_a_refused_call_changes_nothing():
+    from core.geto_lp import exact_objective
+
+    hist, b = good(), np.ones(7)
+    before = hist.copy(), b.copy()
+    with pytest.raises(ValueError, match="^b: "):
+        exact_objective(hist, b)
+    np.testing.assert_array_equal(hist, before[0])
+    np.testing.assert_array_equal(b, before[1])

@@ -159,3 +159,44 @@ def test_t_interval_matches_scipy_and_replicate_seeds_are_derived():
     seeds = replicate_seeds(9, 3)
     assert seeds[2]["fit"] == derive_seed(9, "fit", 2) and len({s["test"] for s in seeds}) == 3
     assert seeds[0]["fit"] != seeds[0]["test"] and replicate_seeds(9, 2) == seeds[:2]
+
+
+@pytest.mark.parametrize("fit, kwargs, field", [
+    (fit_sae, {"steps": -5}, "steps"), (fit_sae, {"lr": 0.0}, "lr"), (fit_sae, {"k_active": 0}, "k_active"),
+    (fit_sae, {"seed": -1}, "seed"), (fit_grace, {"lr": -1e-3}, "lr"), (fit_grace, {"lr": float("nan")}, "lr"),
+    (fit_grace, {"seed": 1.5}, "seed"), (fit_grace, {"batch": 1}, "batch"), (fit_grace, {"progress": 3}, "progress"),
+    (fit_splice, {"l1": -0.1}, "l1"), (fit_textspan, {"n_directions": 0}, "n_directions")])
+def test_every_fitting_function_refuses_bad_settings_before_fitting(fit, kwargs, field):
+    """The field is named in the house format, and the inputs are left as they were (nothing is fitted)."""
+    x, concepts, _ = synthetic(n=20)
+    before = x.copy(), concepts.copy()
+    torch_state = torch.random.get_rng_state()
+    with pytest.raises(ValueError, match=f"^{field}: .*; allowed "):
+        fit(x, WORDS, concepts, **kwargs)
+    assert np.array_equal(x, before[0]) and np.array_equal(concepts, before[1])
+    assert torch.equal(torch.random.get_rng_state(), torch_state)       # no torch_seeded block was entered
+
+
+@pytest.mark.parametrize("fit", [fit_splice, fit_textspan, fit_sae])
+def test_baselines_refuse_a_vocabulary_of_the_wrong_length(fit):
+    x, concepts, _ = synthetic(n=20)
+    with pytest.raises(ValueError, match="^vocabulary: 9 words for 10 concept embeddings; allowed"):
+        fit(x, WORDS[:-1], concepts)
+
+
+def test_train_clip_checks_its_settings_before_building_a_model():
+    from core.grace.train_clip import train_clip
+
+    for kwargs, field in (({"steps": 0}, "steps"), ({"lr": 0.0}, "lr"), ({"batch": 1}, "batch"),
+                          ({"seed": -3}, "seed")):
+        with pytest.raises(ValueError, match=f"^{field}: .*; allowed "):
+            train_clip(**kwargs)
+
+
+def test_ship_command_line_refuses_an_unknown_part():
+    from core.grace.ship import main
+
+    with pytest.raises(SystemExit, match="usage: python -m core.grace.ship"):
+        main(["checkpoints"])
+    with pytest.raises(SystemExit, match="^steps: 'many' is not an integer; allowed"):
+        main(["clip", "many"])

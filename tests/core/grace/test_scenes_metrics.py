@@ -243,3 +243,11 @@ def test_attribute_hits_average_to_the_agreement():
     noisy = codes + np.random.default_rng(3).normal(0, 1.2, codes.shape)
     per_attribute = concept_attribute_agreement(noisy, vocab, scenes.attributes)
     assert attribute_hits(noisy, vocab, scenes.attributes).mean() == pytest.approx(np.mean(list(per_attribute.values())))
+
+
+def test_scene_makers_refuse_a_bad_seed():
+    with pytest.raises(ValueError, match="^seed: .*; allowed 0.."):
+        make_scenes(2, seed=-1)
+    attrs = {"shape": "circle", "colour": "red", "size": "large", "position": "left"}
+    with pytest.raises(ValueError, match="^seed: .*; allowed 0.."):
+        make_scene(attrs, seed="0")

@@ -128,3 +128,24 @@ def test_refit_settings_are_validated():
         refit_curve(geometry=-1.0)
     with pytest.raises(ValueError, match="^steps: "):
         refit_curve(steps=0)
+
+
+@pytest.mark.parametrize("kwargs, field", [({"n_fit": 1}, "n_fit"), ({"n_test": 20}, "n_test"), ({"steps": 0}, "steps"),
+                                           ({"seed": -1}, "seed"), ({"full": "yes"}, "full"),
+                                           ({"geometry": -1.0}, "geometry")])
+def test_the_live_refit_checks_every_setting_before_loading_anything(kwargs, field, monkeypatch):
+    import core.grace.shipped as shipped_module
+
+    def refuse(*_):
+        raise AssertionError("loaded the shipped embeddings before validating")
+
+    monkeypatch.setattr(shipped_module, "load_embeddings", refuse)
+    with pytest.raises(ValueError, match=f"^{field}: .*; allowed "):
+        refit_curve(**kwargs)
+
+
+def test_the_tradeoff_refuses_bad_sparsity_weights():
+    x = np.random.default_rng(0).normal(size=(30, 4))
+    for bad, message in (((), "^sparsities: empty; allowed"), ((0.1, -1.0), "^sparsities: -1 is out of range")):
+        with pytest.raises(ValueError, match=message):
+            fit_tradeoff(x, x, ["a", "b"], x[:2], sparsities=bad)

@@ -141,3 +141,29 @@ def test_mean_distance_intervals_cover_a_constructed_shift():
     near = analysis.match_summary(analysis.distribution_match(rows, truth), resamples=500)
     assert far["wasserstein_1_ci"][0] <= 1.0 <= far["wasserstein_1_ci"][1], far
     assert near["wasserstein_1"] < 0.05 and near["jensen_shannon_ci"][1] < 0.002
+
+
+def test_the_alignment_report_tells_a_faithful_llm_from_a_reversed_one():
+    """The dashboard's report, moved out of the page: a simulated LLM whose means follow the latent
+    correlates with the humans, one with the latent reversed (the control) does not."""
+    from core.interestingness.embedding_rater import binned_normal
+
+    latent = np.linspace(1.5, 6.5, 12)
+    rows = simulated_rows(latent, seed=3) + simulated_rows(latent, population="olympiad", seed=4)
+
+    def llm(means):
+        items = [f"q{i:02d}" for i in range(len(means))]
+        return {"interestingness": {k: binned_normal(m, 0.8) for k, m in zip(items, means)},
+                "rationales": {k: {r: 0.3 for r in RATIONALES} for k in items}}
+
+    faithful = analysis.alignment_report(rows, llm(latent), ("college", "olympiad"), resamples=50)
+    reversed_ = analysis.alignment_report(rows, llm(latent[::-1]), ("college", "olympiad"), resamples=50)
+    table = faithful.table.set_index("population")
+    assert list(table.index) == ["college", "olympiad"] and (table["items"] == 12).all()
+    assert (table["Spearman"] > 0.9).all() and (reversed_.table["Spearman"] < -0.9).all()
+    assert (reversed_.table["mean W1"] > table["mean W1"].max()).all()
+    expected = {k: float(np.arange(1, 8) @ binned_normal(m, 0.8)) for k, m in zip(faithful.llm_means.index, latent)}
+    assert faithful.llm_means.to_dict() == pytest.approx(expected)
+    assert faithful.populations["spearman"] > 0.9 and set(faithful.per_item) == {"college", "olympiad"}
+    only_one = analysis.alignment_report(rows, llm(latent), ("college",), resamples=50)
+    assert only_one.populations is None and len(only_one.table) == 1

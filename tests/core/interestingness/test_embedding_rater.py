@@ -7,7 +7,8 @@ import pytest
 from scipy.stats import norm
 
 from core.interestingness import load_problem_bank
-from core.interestingness.embedding_rater import EmbeddingRidgeRater, binned_normal, embed
+from core.common.text_embedding import embed_sentences
+from core.interestingness.embedding_rater import EmbeddingRidgeRater, binned_normal
 
 
 def test_binned_normal_is_a_distribution_centred_on_the_mean():
@@ -44,5 +45,12 @@ def test_cross_rating_is_out_of_fold_where_in_sample_rating_flatters_noise():
     assert [cross[p.id].raw["out_of_fold"] for p in bank] == [True] * 60 + [False] * 6
     expected = pd.Series({k: r.expected_interestingness for k, r in cross.items()})
     assert spearmanr(expected.loc[noise.index[:60]], noise.iloc[:60])[0] == pytest.approx(rater.cv["spearman"], abs=1e-9)
-    in_sample = rater.model.predict(embed(p.statement for p in bank[:60]))   # what rate() gives, batched
+    in_sample = rater.model.predict(embed_sentences(p.statement for p in bank[:60]))   # what rate() gives, batched
     assert spearmanr(in_sample, noise.iloc[:60])[0] > rater.cv["spearman"] + 0.3
+
+
+@pytest.mark.parametrize("kwargs, field", [({"folds": 1}, "folds"), ({"folds": 2.5}, "folds"), ({"seed": -1}, "seed"),
+                                           ({"alphas": ()}, "alphas"), ({"alphas": (1.0, 0.0)}, "alphas")])
+def test_bad_rater_settings_are_refused_before_anything_is_embedded(kwargs, field):
+    with pytest.raises(ValueError, match=f"^{field}: .*allowed"):
+        EmbeddingRidgeRater(**kwargs)

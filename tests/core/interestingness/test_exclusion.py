@@ -24,8 +24,8 @@ def test_each_participant_is_excluded_once_for_the_first_reason():
     assert found.reasons == {"inattentive": "failed_attention", "both": "failed_attention", "quit": "incomplete",
                              "fast": "too_fast", "failed_all": "failed_attention"}
     assert found.to_dict() == {"participants": 6, "kept": 1, "withdrawn": 0, "failed_attention": 3, "incomplete": 1, "too_fast": 1}
-    kept, _ = kept_rows(rows, ExclusionRule(min_median_seconds=2.0))
-    assert {r["participant_id"] for r in kept} == {"ok"}
+    kept = kept_rows(rows, ExclusionRule(min_median_seconds=2.0))
+    assert {r["participant_id"] for r in kept.rows} == {"ok"} and kept.exclusions == found
     lenient = exclusions(rows, ExclusionRule(min_median_seconds=0.0, max_failed_checks=1))
     assert lenient.reasons == {"both": "failed_attention", "quit": "incomplete", "failed_all": "failed_attention"}
 
@@ -59,3 +59,10 @@ def test_the_export_names_each_excluded_participants_reason(store, study):
     assert strict[done] == "too_fast"                         # the default 3 s rule sees instant answers
     header = store.export(study, "csv", rule=lenient).splitlines()
     assert header[0].split(",")[-1] == "excluded" and sum(line.endswith(",incomplete") for line in header) == 1
+
+
+def test_a_rule_of_the_wrong_type_is_refused_naming_the_field():
+    with pytest.raises(ValueError, match="^rule: a dict is not allowed; allowed an ExclusionRule or None$"):
+        exclusions([], {"min_median_seconds": 1.0})
+    with pytest.raises(ValueError, match="^rule: "):
+        kept_rows([], 3.0)

@@ -93,7 +93,8 @@ def test_var_residuals_match_statsmodels():
     from statsmodels.datasets import macrodata
     from statsmodels.tsa.api import VAR
 
-    X, Y = macro_var(2)
+    data = macro_var(2)
+    X, Y = data.X, data.Y
     ours = Y - LinearRegression().fit(X, Y).predict(X)
     y = 100 * np.diff(np.log(macrodata.load_pandas().data[list(MACRO_SERIES)].to_numpy(float)), axis=0)
     np.testing.assert_allclose(ours, np.asarray(VAR(y).fit(2).resid), atol=1e-10)

@@ -25,8 +25,9 @@ pytestmark = pytest.mark.claim
 
 @pytest.fixture(scope="module")
 def measured():
-    stable, task = load_pretrained("stable")
-    shuffled, _ = load_pretrained("shuffled")
+    shipped = load_pretrained("stable")
+    stable, task = shipped.model, shipped.task
+    shuffled = load_pretrained("shuffled").model
     return {"trained": cycle_evidence(stable, task), "untrained": cycle_evidence(untrained_like(stable), task),
             "shuffled targets": cycle_evidence(shuffled, task)}
 
@@ -51,7 +52,8 @@ def test_attention_settles_onto_a_selective_pattern_only_when_trained(measured):
 
 
 def test_the_unstable_design_learns_the_task_and_still_does_not_converge():
-    model, task = load_pretrained("unstable")
+    shipped = load_pretrained("unstable")
+    model, task = shipped.model, shipped.task
     m = cycle_evidence(model, task)
     assert model.metadata["accuracy_by_loops"]["32"] >= 0.95 and carries_the_answer(m)   # it learned
     assert (m.delta_loop32 > 1e-2).all() and m.separation < 0.05 and not converges(m)
@@ -73,15 +75,17 @@ def scales_with_loops(acc: np.ndarray) -> bool:
 
 def test_pointer_model_scales_with_loops_and_holds_beyond_training_and_its_control_does_not():
     """Test-time scaling: each extra loop reaches deeper hops; answers hold at 4x the trained loop count."""
-    model, task = load_pretrained("pointer")
+    shipped = load_pretrained("pointer")
+    model, task = shipped.model, shipped.task
     assert scales_with_loops(accuracy_by_hops(model, task, loops=(1, 2, 4, 32), n=256, seed=77))
     assert not scales_with_loops(accuracy_by_hops(untrained_like(model), task, loops=(1, 2, 4, 32), n=256, seed=77))
 
 
 def test_pointer_stages_repeat_every_loop_and_an_untrained_block_does_not():
     """Each loop resolves more hops, like a deeper feedforward layer; how many per loop is measured, not assumed."""
-    model, task = load_pretrained("pointer")
-    feedforward, _ = load_pretrained("pointer_feedforward")
+    shipped = load_pretrained("pointer")
+    model, task = shipped.model, shipped.task
+    feedforward = load_pretrained("pointer_feedforward").model
     stages = hop_stages(model, feedforward, task, loops=8, n=256)
     assert stages_repeat(stages) and hops_added(stages).sum() == task.length
     assert not stages_repeat(hop_stages(untrained_like(model), feedforward, task, loops=8, n=256))

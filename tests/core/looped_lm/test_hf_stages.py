@@ -33,7 +33,8 @@ def save_tiny(directory, kind: str):
 
 @pytest.mark.parametrize("kind", ["gpt2", "llama"])
 def test_profile_matches_a_lens_computed_by_hand(tmp_path, kind):
-    model, tokenizer = load_causal_lm(save_tiny(tmp_path, kind))
+    lm = load_causal_lm(save_tiny(tmp_path, kind))
+    model, tokenizer = lm.model, lm.tokenizer
     profile = causal_lm_profile(model, tokenizer)
     ids = tokenizer(SAMPLE_TEXT, return_tensors="pt")["input_ids"]
     with torch.no_grad():
@@ -60,7 +61,8 @@ def test_bad_directory_and_text_are_named(tmp_path):
     (tmp_path / "config.json").write_text("{}")
     with pytest.raises(ValueError, match="^model_dir: .* could not be loaded as a causal LM"):
         load_causal_lm(tmp_path)
-    model, tokenizer = load_causal_lm(save_tiny(tmp_path / "gpt2", "gpt2"))
+    lm = load_causal_lm(save_tiny(tmp_path / "gpt2", "gpt2"))
+    model, tokenizer = lm.model, lm.tokenizer
     with pytest.raises(ValueError, match="^text: empty"):
         causal_lm_profile(model, tokenizer, "  ")
     with pytest.raises(ValueError, match="^text: 1 token; allowed a text of at least two tokens$"):

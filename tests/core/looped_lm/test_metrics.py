@@ -110,7 +110,9 @@ def test_spectral_radius_of_the_trained_pointer_block_matches_its_full_jacobian(
     """The issue's case: the pointer model's cycle Jacobian, whose dominant eigenvalues are a complex pair."""
     from core.looped_lm import load_pretrained, run_with_cache
 
-    model, task = load_pretrained("pointer")
+    shipped = load_pretrained("pointer")
+
+    model, task = shipped.model, shipped.task
     ids, _ = task.sample(1, seed=5)
     cache = run_with_cache(model, ids, 40)
     state = cache.states[-1].double()
@@ -127,7 +129,9 @@ def test_spectral_radius_of_the_trained_pointer_block_matches_its_full_jacobian(
 def test_spectral_radius_of_a_trained_stable_block_is_below_one():
     from core.looped_lm import load_pretrained, run_with_cache
 
-    model, task = load_pretrained("stable")
+    shipped = load_pretrained("stable")
+
+    model, task = shipped.model, shipped.task
     ids, _ = task.sample(2, seed=5)
     cache = run_with_cache(model, ids, 40)
     rho = spectral_radius(lambda s: model.step(s, cache.prelude), cache.states[-1])

@@ -43,7 +43,7 @@ def test_truncated_backprop_leaves_early_loops_without_gradient():
 
 def test_loop_sampler_has_the_requested_mean():
     rng = np.random.default_rng(0)
-    draws = np.array([sample_loops(8, 4, rng) for _ in range(20_000)])
+    draws = np.array([(d.loops, d.grad_loops) for d in (sample_loops(8, 4, rng) for _ in range(20_000))])
     assert draws[:, 0].mean() == pytest.approx(9.0, rel=0.03)  # Poisson(rate) + 1 with E[rate] = 8
     assert (draws[:, 1] == np.minimum(draws[:, 0], 4)).all() and draws[:, 0].min() >= 1
 

@@ -8,8 +8,9 @@ from core.looped_lm.stages import (cka_matrix, feedforward_profile, feedforward_
 
 
 def setup():
-    model, task = load_pretrained("stable")
-    ff, _ = load_pretrained("feedforward")
+    shipped = load_pretrained("stable")
+    model, task = shipped.model, shipped.task
+    ff = load_pretrained("feedforward").model
     ids, targets = task.sample(256, seed=123)
     return model, ff, ids, targets[:, -1], run_with_cache(model, ids, 8)
 

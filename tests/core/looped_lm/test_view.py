@@ -18,20 +18,22 @@ def close(a, b):
 
 @pytest.mark.parametrize("name", ["stable", "unstable"])
 def test_shipped_views_match_a_recomputation(name):
-    model, task = load_pretrained(name)
+    shipped = load_pretrained(name)
+    model, task = shipped.model, shipped.task
     shipped, fresh = load_view(name), loop_view(model, task, loops=12)
     assert shipped.num_loops == MAX_LOOPS
     part = shipped.upto(12)
     for field in ("answer_states", "delta", "separation", "attention_change", "attention_maps"):
         assert close(getattr(part, field), getattr(fresh, field)), field
-    stages, again = load_stage_view(name), stage_view(model, load_pretrained("feedforward")[0], task)
+    stages, again = load_stage_view(name), stage_view(model, load_pretrained("feedforward").model, task)
     assert list(stages.looped_labels) == list(again.looped_labels)
     assert close(stages.looped_entropy, again.looped_entropy) and close(stages.cka, again.cka)
     assert close(stages.feedforward_entropy, again.feedforward_entropy)
 
 
 def test_a_view_of_fewer_loops_is_the_prefix_of_a_longer_one():
-    model, task = load_pretrained("stable")
+    shipped = load_pretrained("stable")
+    model, task = shipped.model, shipped.task
     short, long = loop_view(model, task, loops=5), loop_view(model, task, loops=9).upto(5)
     for field in ("answer_states", "delta", "separation", "attention_change", "attention_maps"):
         assert np.array_equal(getattr(short, field), getattr(long, field)), field
@@ -96,8 +98,10 @@ def test_shipped_pointer_stages_match_a_recomputation():
     from core.looped_lm.stages import hop_stages
     from core.looped_lm.view import load_hop_stages
 
-    model, task = load_pretrained("pointer")
-    shipped, fresh = load_hop_stages("pointer"), hop_stages(model, load_pretrained("pointer_feedforward")[0], task,
+    shipped = load_pretrained("pointer")
+
+    model, task = shipped.model, shipped.task
+    shipped, fresh = load_hop_stages("pointer"), hop_stages(model, load_pretrained("pointer_feedforward").model, task,
                                                              loops=4)
     for field in ("coda_accuracy", "logit_accuracy", "entropy", "matrix_entropy", "hops_done"):
         assert close(getattr(shipped, field)[:4], getattr(fresh, field)), field
@@ -112,5 +116,7 @@ def test_shipped_radius_matches_a_recomputation():
     from core.looped_lm.ship import cycle_radius
     from core.looped_lm.view import shipped_radius
 
-    model, task = load_pretrained("stable")
+    shipped = load_pretrained("stable")
+
+    model, task = shipped.model, shipped.task
     assert shipped_radius("stable") == pytest.approx(cycle_radius(model, task), rel=1e-3)

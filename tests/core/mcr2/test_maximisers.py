@@ -76,7 +76,8 @@ def test_the_distance_sees_through_rotations_and_is_at_most_the_perturbation():
 
 
 def test_the_saddle_is_critical_but_far_from_the_maximisers():
-    Z, labels, ranks = saddle_point(D, SIZES, EPS, LAM, [5, 4])
+    point = saddle_point(D, SIZES, EPS, LAM, [5, 4])
+    Z, labels, ranks = point.features, point.labels, point.ranks
     assert np.linalg.norm(rate_reduction_grad(Z, labels, EPS, LAM)) < 1e-12
     roots = singular_value_roots(D, SIZES, EPS, LAM)
     assert distance_to_maximisers(Z, labels, EPS, LAM, ranks=ranks).distance == pytest.approx(

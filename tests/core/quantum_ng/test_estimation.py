@@ -83,16 +83,16 @@ def test_bias_variance_curve_splits_the_error_and_finds_its_best_k():
     exact = exact_metric(ANSATZ, PARAMS)
     # two brickwork layers on 4 qubits: no string outgrows weight 3, so k = 3 is already exact
     curve = bias_variance_curve(ANSATZ, PARAMS, [1, 2, 3], snapshots=300, mask=False, seed=3, exact=exact)
-    assert curve["k"].tolist() == [1, 2, 3]
-    assert curve["bias2"][-1] < 1e-20 and np.all(np.diff(curve["bias2"]) < 0)   # the full light cone is exact
-    assert np.all(np.diff(curve["variance"]) > 0)             # larger k: more, heavier strings, more variance
-    assert np.all(np.diff(curve["variance_bound"]) > 0) and np.all(curve["variance_bound"] >= curve["variance"])
-    np.testing.assert_allclose(curve["mse"], curve["bias2"] + curve["variance"])
-    assert int(curve["best_k"]) == curve["k"][np.argmin(curve["mse"])]
+    assert curve.k.tolist() == [1, 2, 3]
+    assert curve.bias2[-1] < 1e-20 and np.all(np.diff(curve.bias2) < 0)   # the full light cone is exact
+    assert np.all(np.diff(curve.variance) > 0)             # larger k: more, heavier strings, more variance
+    assert np.all(np.diff(curve.variance_bound) > 0) and np.all(curve.variance_bound >= curve.variance)
+    np.testing.assert_allclose(curve.mse, curve.bias2 + curve.variance)
+    assert int(curve.best_k) == curve.k[np.argmin(curve.mse)]
     # with ten times the snapshots the variance falls tenfold and the best k can only move up
     more = bias_variance_curve(ANSATZ, PARAMS, [1, 2, 3], snapshots=3000, mask=False, seed=3, exact=exact)
-    np.testing.assert_allclose(more["variance"][1:] / curve["variance"][1:], 0.1, rtol=0.35)
-    assert int(more["best_k"]) >= int(curve["best_k"])
+    np.testing.assert_allclose(more.variance[1:] / curve.variance[1:], 0.1, rtol=0.35)
+    assert int(more.best_k) >= int(curve.best_k)
 
 
 def test_random_fisher_with_a_global_haar_unitary_averages_to_the_metric():

@@ -56,7 +56,7 @@ def test_chain_validates():
 
 
 def test_shipped_ground_energies_cover_the_page_and_match_independent_solves():
-    from core.quantum_ng.assets import page_chains
+    from core.quantum_ng.ship import page_chains
     from core.quantum_ng.hamiltonians import exact_ground_energy, shipped_ground_energies
 
     shipped = shipped_ground_energies()

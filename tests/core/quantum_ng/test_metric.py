@@ -98,22 +98,22 @@ def test_truncation_curve_reaches_zero_at_full_weight():
     ansatz = Ansatz(5, 2, ("RY", "RZ"), "brickwork")
     params = ansatz.random_params(1)
     curve = truncation_curve(ansatz, params, range(1, 6))
-    assert curve["error_unmasked"][-1] < 1e-12
-    assert curve["error_unmasked"][0] > 0.3       # weight 1 loses most of the couplings
-    assert curve["active"][-1] == ansatz.n_params
-    assert np.all(np.diff(curve["strings"]) >= 0)  # a larger k keeps at least as many strings here
-    assert np.all((curve["kept_entries"] > 0) & (curve["kept_entries"] <= 1))
+    assert curve.error_unmasked[-1] < 1e-12
+    assert curve.error_unmasked[0] > 0.3       # weight 1 loses most of the couplings
+    assert curve.active[-1] == ansatz.n_params
+    assert np.all(np.diff(curve.strings) >= 0)  # a larger k keeps at least as many strings here
+    assert np.all((curve.kept_entries > 0) & (curve.kept_entries <= 1))
 
 
 def test_the_mask_is_exact_only_on_product_states_and_its_error_is_reported():
     product, brick = Ansatz(4, 2, ("RY", "RZ"), "none"), Ansatz(5, 2, ("RY", "RZ"), "brickwork")
     flat = truncation_curve(product, product.random_params(2), [1, 4])
-    assert np.all(flat["error_mask"] < 1e-12) and np.all(flat["error_masked"][-1] < 1e-12)
+    assert np.all(flat.error_mask < 1e-12) and np.all(flat.error_masked[-1] < 1e-12)
     params = brick.random_params(1)
     curve = truncation_curve(brick, params, [2, 5])
     exact = exact_metric(brick, params)
     gens = propagate_generators(brick, params, 5)
     full = surrogate_metric(brick, params, k=5, mask=False)
     dropped = np.linalg.norm(np.where(gens.overlap_mask(), 0.0, full)) / np.linalg.norm(exact)
-    assert curve["error_mask"][-1] == pytest.approx(dropped, rel=1e-9) and dropped > 0.05   # a floor at k = n
-    assert curve["error_masked"][-1] == pytest.approx(dropped, rel=1e-9)
+    assert curve.error_mask[-1] == pytest.approx(dropped, rel=1e-9) and dropped > 0.05   # a floor at k = n
+    assert curve.error_masked[-1] == pytest.approx(dropped, rel=1e-9)

@@ -22,7 +22,7 @@ def small_view():
 
 
 def test_shipped_view_is_what_the_code_computes():
-    from core.quantum_ng.assets import SEED, SHIPPED, SHIPPED_VIEW, shipped_run, shipped_view
+    from core.quantum_ng.ship import SEED, SHIPPED, SHIPPED_VIEW, shipped_run, shipped_view
 
     shipped = shipped_view()
     assert shipped.config == SHIPPED_VIEW == MetricViewConfig.from_vqe(SHIPPED) and shipped.seed == SEED
@@ -57,8 +57,8 @@ def test_view_matches_the_functions_it_chains(small_view):
     for threshold in (0.0, 0.25, 0.5, 0.75):
         np.testing.assert_array_equal(view.active_set(threshold), gens.active(threshold))
     curve = truncation_curve(ansatz, view.params, range(1, 5), view.exact)
-    np.testing.assert_allclose(view.curve["error_masked"], curve["error_masked"], atol=1e-12)
-    assert curve["error_unmasked"][-1] == pytest.approx(0.0, abs=1e-9)   # k = n is exact
+    np.testing.assert_allclose(view.curve["error_masked"], curve.error_masked, atol=1e-12)
+    assert curve.error_unmasked[-1] == pytest.approx(0.0, abs=1e-9)   # k = n is exact
     # one count over every piece: consecutive steps, the plan met exactly at the end
     assert log.steps == list(range(1, len(log.steps) + 1)) and log.totals[-1] == log.steps[-1]
     assert log.totals[0] == mv.planned_steps(SMALL) and not view.stopped
@@ -124,8 +124,8 @@ def test_inner_long_calls_stop_and_return_what_they_did(monkeypatch):
     assert shadow.snapshots == 8 and log.steps == [1, 2] and log.totals == [8, 8]
     curve = truncation_curve(ansatz, params, [1, 2, 3], progress=ProgressLog(stop_after=len(ansatz.gates) + 2))
     whole = truncation_curve(ansatz, params, [1, 2, 3])
-    assert list(curve["k"]) == [1]
-    assert curve["error_masked"][0] == whole["error_masked"][0]
+    assert list(curve.k) == [1]
+    assert curve.error_masked[0] == whole.error_masked[0]
 
 
 def test_steps_share_one_count_and_grow():

@@ -63,7 +63,7 @@ def test_config_validates_with_field_messages():
 
 
 def test_shipped_run_is_what_the_code_computes():
-    from core.quantum_ng.assets import SHIPPED, shipped_run
+    from core.quantum_ng.ship import SHIPPED, shipped_run
 
     shipped = shipped_run()
     assert shipped.config == SHIPPED and shipped.config.n_qubits == 6

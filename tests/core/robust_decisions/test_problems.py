@@ -30,7 +30,7 @@ def test_closed_form_matches_brute_force_minimax(key):
         a_lo, a_hi = problem.action_grid_range(low, high)
         # One grid step in states and actions, times the loss's slope (<= 1 per unit here).
         tol = 2.5 * ((high - low) / (N_GRID - 1) + (a_hi - a_lo) / (N_GRID - 1)) + 1e-12
-        _, brute = grid_minimax(problem, s_hat, eps, N_GRID, N_GRID)
+        brute = grid_minimax(problem, s_hat, eps, N_GRID, N_GRID).worst
         gap = float(problem.robust_gap(s_hat, eps))
         assert gap == pytest.approx(brute, abs=tol), (s_hat, eps)
         # The closed-form action really attains the gap over a much finer grid of states.

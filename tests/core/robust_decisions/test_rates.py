@@ -5,7 +5,7 @@ import pytest
 
 from core.common.progress import ProgressLog
 from core.robust_decisions import ERROR_LAWS, RateConfig, fit_slope, rate_cell, rate_experiment
-from core.robust_decisions.assets import CASES, SEED, case_key, rate_from_dict, shipped_bundle
+from core.robust_decisions.ship import CASES, SEED, case_key, rate_from_dict, shipped_bundle
 
 
 def test_fit_slope_recovers_a_power_law_and_its_interval_covers():
@@ -67,7 +67,8 @@ def test_shipped_asset_is_what_the_code_computes(case, cells):
     assert shipped.config == RateConfig(problem=shipped.config.problem, tie_break=shipped.config.tie_break,
                                         error_law=shipped.config.error_law)  # the default (bench) scale
     for i, r in cells:
-        eta, losses, _ = rate_cell(shipped.config, SEED, i, r)
+        cell = rate_cell(shipped.config, SEED, i, r)
+        eta, losses = cell.eta, cell.losses
         assert shipped.eta[i, r] == pytest.approx(eta, rel=1e-9)
         for policy, loss in losses.items():
             assert shipped.losses[policy][i, r] == pytest.approx(loss, rel=1e-9, abs=1e-15)

@@ -91,16 +91,17 @@ def test_train_is_deterministic_and_stops_when_asked(model):
 
 def test_cross_validate_reports_every_fold():
     out = cross_validate(TikhonovConfig(model="gcn", **FAST), small(), folds=4, seed=0)
-    assert len(out["fold_accuracies"]) == 4
-    assert out["mean"] == pytest.approx(np.mean(out["fold_accuracies"]))
-    assert out["std"] == pytest.approx(np.std(out["fold_accuracies"]))
+    assert len(out.fold_accuracies) == 4
+    assert out.mean == pytest.approx(np.mean(out.fold_accuracies))
+    assert out.std == pytest.approx(np.std(out.fold_accuracies))
 
 
 def test_checkpoint_round_trip_predicts_the_same(tmp_path):
     d = small()
     result = train(TikhonovConfig(**FAST), d, seed=1)
     save_model(result, tmp_path / "ckpt", {"note": "test"})
-    model, config, meta = load_model(tmp_path / "ckpt", d)
+    loaded = load_model(tmp_path / "ckpt", d)
+    model, config, meta = loaded.model, loaded.config, loaded.metadata
     batch = collate(d, range(10))
     with torch.no_grad():
         assert torch.allclose(model(batch.x, batch.adjacency, batch.mask),
@@ -131,7 +132,8 @@ def test_shipped_checkpoints_are_small_and_their_accuracy_is_what_they_say(name)
     from core.tikhonov_gnn.training import accuracy, holdout_split
 
     assert sum(f.stat().st_size for f in (ASSETS / name).iterdir()) < 2 * 1024 * 1024
-    model, config, meta = shipped(name)
+    loaded = shipped(name)
+    model, config, meta = loaded.model, loaded.config, loaded.metadata
     data = load_dataset(name, seed=meta["seed"])
     _, test_index = holdout_split(data, config.test_fraction, meta["seed"])
     assert sorted(meta["test_index"]) == sorted(test_index.tolist())

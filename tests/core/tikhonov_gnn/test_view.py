@@ -27,7 +27,8 @@ def test_the_shipped_view_is_what_the_shipped_checkpoint_gives(name):
     from core.tikhonov_gnn.ship import shipped
 
     view = load_view(name)
-    model, _, meta = shipped(name)
+    loaded = shipped(name)
+    model, meta = loaded.model, loaded.metadata
     data = load_dataset(name, seed=SEED)
     assert view.n_graphs == len(data.graphs)
     assert view.accuracy == pytest.approx(meta["accuracy"])
@@ -35,7 +36,9 @@ def test_the_shipped_view_is_what_the_shipped_checkpoint_gives(name):
         e = explain(model, data.graphs[index])
         np.testing.assert_allclose(view.scores(index), e.q, rtol=1e-5)
         np.testing.assert_allclose(view.explanation(data, index).operator, e.operator, atol=1e-4)   # numpy R
-        np.testing.assert_allclose(view.layout(index), layout(data.graphs[index].adjacency, SEED), atol=1e-5)
+        # Kamada-Kawai stops at its optimiser's tolerance, which lands 1e-4 apart on another CPU's BLAS
+        # (measured on an AVX-512 EPYC against the machine that shipped the view); drawn positions, not data.
+        np.testing.assert_allclose(view.layout(index), layout(data.graphs[index].adjacency, SEED), atol=1e-3)
     e = explain(model, data.graphs[view.example])
     np.testing.assert_allclose(view.operator, e.operator, atol=1e-6)
     np.testing.assert_allclose(view.p, e.p, rtol=1e-6)
@@ -105,9 +108,9 @@ def test_cross_validate_stops_inside_a_fold_and_keeps_only_finished_folds():
     log = ProgressLog(stop_after=5)          # fold 1 (3 epochs) finishes, fold 2 stops at its 2nd epoch
     out = cross_validate(config, small(), folds=4, seed=0, progress=log)
     assert log.steps == [1, 2, 3, 4, 5] and set(log.totals) == {12}
-    assert out["stopped"] and len(out["fold_accuracies"]) == 1
-    assert out["mean"] == pytest.approx(out["fold_accuracies"][0])
+    assert out.stopped and len(out.fold_accuracies) == 1
+    assert out.mean == pytest.approx(out.fold_accuracies[0])
     log = ProgressLog(stop_after=1)
     out = cross_validate(config, small(), folds=4, seed=0, progress=log)
-    assert out["stopped"] and out["fold_accuracies"] == [] and np.isnan(out["mean"]) and log.steps == [1]
-    assert cross_validate(config, small(), folds=2, seed=0)["stopped"] is False
+    assert out.stopped and out.fold_accuracies.tolist() == [] and np.isnan(out.mean) and log.steps == [1]
+    assert cross_validate(config, small(), folds=2, seed=0).stopped is False

@@ -16,7 +16,7 @@ benchmark's results (``bench/results/quantum_ng.json``), and the page says so wh
 
 Regenerate all (a few minutes on two cores), or only some parts:
 
-    python -m core.quantum_ng.assets [run] [metric] [ground]
+    python -m core.quantum_ng.ship [run] [metric] [ground]
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
+from core.common.assets import asset_dir
 from core.common.results import result_to_dict
 from core.quantum_ng.hamiltonians import GROUND_ENERGIES, MODELS, Chain, exact_ground_energy
 from core.quantum_ng.view import CURVE_KEYS, TRADEOFF_KEYS, MetricView, MetricViewConfig, metric_view
 from core.quantum_ng.vqe import MAX_QUBITS, Trace, VQEConfig, VQEResult, run_vqe
 
-ASSET = Path(__file__).resolve().parents[2] / "assets" / "quantum_ng" / "run_6q_seed0.json"
+ASSET = asset_dir("quantum_ng") / "run_6q_seed0.json"
 METRIC_ASSET = ASSET.with_name("metric_6q_seed0.json")
 SHIPPED = VQEConfig()
 SHIPPED_VIEW = MetricViewConfig.from_vqe(SHIPPED)
@@ -133,10 +134,6 @@ def write_assets(parts=PARTS) -> list[Path]:
     return [writers[p]() for p in parts]
 
 
-if __name__ == "__main__":
-    for path in write_assets(sys.argv[1:] or PARTS):
-        print(f"wrote {path}")
-
 
 def bench_frontier() -> dict | None:
     """The benchmark's cost comparison (``construction`` in bench/results/quantum_ng.json), or None if absent
@@ -148,3 +145,8 @@ def bench_frontier() -> dict | None:
         return None
     construction = json.loads(path.read_text()).get("construction")
     return construction if isinstance(construction, dict) and "methods" in construction else None
+
+
+if __name__ == "__main__":
+    for path in write_assets(sys.argv[1:] or PARTS):
+        print(f"wrote {path}")

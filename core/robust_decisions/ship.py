@@ -6,7 +6,7 @@ computation. ``bench/robust_decisions.py`` runs the same cases through the same
 :func:`rate_bundle` with the same seed and reports whether its numbers equal the shipped ones;
 tests recompute cells of the shipped file and compare. Regenerate (about five minutes on 2 cores):
 
-    python -m core.robust_decisions.assets
+    python -m core.robust_decisions.ship
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from core.common.assets import asset_dir
 from core.common.results import result_to_dict
 from core.robust_decisions.contextual import ERROR_LAWS
 from core.robust_decisions.rates import RateConfig, RateResult, Slope, rate_experiment
 
-ASSET = Path(__file__).resolve().parents[2] / "assets" / "robust_decisions" / "rates_seed0.json"
+ASSET = asset_dir("robust_decisions") / "rates_seed0.json"
 SEED = 0
 # (problem, tie-break): ski rental under both of its optimal tie-breaks, the others' optimum is unique.
 CASES = (("posted_pricing", "earliest_buy"), ("ski_rental", "earliest_buy"), ("ski_rental", "never_buy"),
