@@ -4,8 +4,8 @@ The password comes from ``STUDY_ADMIN_PASSWORD`` or ``st.secrets["study_admin_pa
 compared with ``hmac.compare_digest``; the typed text is removed from the session at once. Without
 a configured password, or with one shorter than ``MIN_PASSWORD_LENGTH`` characters, the gate says
 how to set one and stays shut. Wrong tries back off exponentially per session and per client
-address (``BACKOFF``, one per server process; see core/interestingness/safety.py): during a wait a
-try is refused without being compared. An unlocked session has a "Log out" button, and survives a
+address (:func:`backoff`: kept in the study database, so every app process behind nginx sees the same
+counts; see core/interestingness/safety.py): during a wait a try is refused without being compared. An unlocked session has a "Log out" button, and survives a
 reload through a cookie (``COOKIE``: an expiring HMAC token, see core/interestingness/safety.py; set
 with ``SameSite=Strict``) that logging out deletes.
 """
@@ -20,10 +20,16 @@ import time
 
 import streamlit as st
 
-from app.ui.study import study_secret
-from core.interestingness.safety import ADMIN_SESSION_S, Backoff, admin_token, admin_token_valid, password_problem
+from app.ui.study import study_secret, study_store
+from core.interestingness.safety import (ADMIN_SESSION_S, Backoff, SharedBackoff, admin_token, admin_token_valid,
+                                         password_problem)
 
-BACKOFF = Backoff()
+BACKOFF: Backoff | None = None   # a per-process back-off where a test sets one; otherwise the database's
+
+
+def backoff() -> Backoff | SharedBackoff:
+    """The back-off of admin tries: the study database's, shared by every app process."""
+    return BACKOFF if BACKOFF is not None else SharedBackoff(study_store())
 COOKIE = "paperlab_study_admin"
 
 
@@ -89,22 +95,23 @@ def admin_gate() -> bool:
         st.button("Log out", key="admin_logout", on_click=_logout, icon=":material/logout:")
         return True
     keys = _client_keys()
+    gate = backoff()
 
     def entered():
         given = st.session_state.pop("admin_password", "")
-        if BACKOFF.wait(*keys) > 0:             # refused without comparing
+        if gate.wait(*keys) > 0:                # refused without comparing
             st.session_state.admin_failed = False
             return
         st.session_state.admin_ok = hmac.compare_digest(given.encode(), expected.encode())
         st.session_state.admin_failed = not st.session_state.admin_ok
         if st.session_state.admin_ok:
-            BACKOFF.succeeded(*keys)
+            gate.succeeded(*keys)
             st.session_state.admin_cookie = admin_token(expected, study_secret(), time.time())
         else:
-            BACKOFF.failed(*keys)
+            gate.failed(*keys)
 
     st.text_input("Admin password", type="password", key="admin_password", on_change=entered)
-    wait = BACKOFF.wait(*keys)
+    wait = gate.wait(*keys)
     if wait > 0:
         st.error(f"Too many wrong passwords: the next try is accepted in {math.ceil(wait)} s.")
     elif st.session_state.get("admin_failed"):

@@ -136,3 +136,11 @@ class StudyAudit(Base):
     action: Mapped[str] = mapped_column(String(32))
     detail: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AdminBackoff(Base):
+    """Wrong admin-password tries per key and when the next may be compared (epoch seconds), for every process."""
+    __tablename__ = "admin_backoff"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    until: Mapped[float] = mapped_column(Float)

@@ -18,7 +18,8 @@ Choices that are ours:
 - The admin password must have at least ``MIN_PASSWORD_LENGTH`` characters (or the gate stays shut and
   says why). After ``FREE_TRIES`` wrong tries a session, and separately a client address, waits
   ``BACKOFF_BASE_S * 2**(failures - FREE_TRIES)`` seconds (at most ``BACKOFF_MAX_S``) before the next try
-  is even compared.
+  is even compared. Across app processes the counts live in the study database (:class:`SharedBackoff`);
+  :class:`Backoff` keeps them in one process (tests, a single server without a store).
 """
 
 from __future__ import annotations
@@ -143,6 +144,38 @@ def password_problem(password: str | None) -> str | None:
     return None
 
 
+def backoff_pause(failures: int) -> float:
+    """Seconds a key waits after its ``failures``-th wrong try in a row: 0 for the first ``FREE_TRIES - 1``,
+    then ``BACKOFF_BASE_S * 2**(failures - FREE_TRIES)``, at most ``BACKOFF_MAX_S``."""
+    return 0.0 if failures < FREE_TRIES else min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** (failures - FREE_TRIES))
+
+
+class SharedBackoff:
+    """:class:`Backoff`'s interface over the study database, so that every app process sees one count.
+
+    ``store`` is a :class:`~core.interestingness.store.StudyStore` (its ``backoff_*`` methods hold the rows);
+    ``clock`` returns seconds since the epoch (default ``time.time``: processes share no monotonic clock).
+    Behind nginx with several replicas a client that has to wait on one waits on all of them."""
+
+    def __init__(self, store, clock=None):
+        self.store = store
+        self.clock = clock or time.time
+
+    def wait(self, *keys: str) -> float:
+        """Seconds before any of ``keys`` may try again (0 when all may)."""
+        return self.store.backoff_wait([k for k in keys if k], self.clock())
+
+    def failed(self, *keys: str) -> float:
+        """Record one wrong try for every key; returns the wait it imposes."""
+        return self.store.backoff_failed([k for k in keys if k], self.clock())
+
+    def succeeded(self, *keys: str) -> None:
+        self.store.backoff_succeeded([k for k in keys if k])
+
+    def failures(self, key: str) -> int:
+        return self.store.backoff_failures(key)
+
+
 class Backoff:
     """Failed tries per key (a session, a client address) and when the next try may be compared.
 
@@ -166,7 +199,7 @@ class Backoff:
         with self._guard:
             for key in filter(None, keys):
                 n = self._failures[key] = self._failures.get(key, 0) + 1
-                pause = 0.0 if n < FREE_TRIES else min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2 ** (n - FREE_TRIES))
+                pause = backoff_pause(n)
                 self._until[key] = now + pause
                 longest = max(longest, pause)
         return longest

@@ -56,14 +56,14 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy import create_engine, event, func, select, text, update
+from sqlalchemy import create_engine, delete, event, func, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import sessionmaker
 
 from core.interestingness import models as m
 from core.interestingness.exclusion import ExclusionRule, exclusions
 from core.interestingness.problems import RATIONALES, Problem, validate_problem
-from core.interestingness.safety import MAX_PARAM, check_http_url, check_text, csv_safe
+from core.interestingness.safety import MAX_PARAM, backoff_pause, check_http_url, check_text, csv_safe
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -821,6 +821,56 @@ class StudyStore:
             return [{"participant_id": p.id, "population": p.population, "status": p.status,
                      "created_at": _iso(p.created_at), "completed_at": _iso(p.completed_at), "resumes": p.resumes}
                     for p in s.scalars(select(m.Participant).where(m.Participant.study_id == study_id))]
+
+
+    # -- the admin gate's back-off, shared by every process on the database ------------------------
+
+    def backoff_wait(self, keys, now: float) -> float:
+        """Seconds before any of ``keys`` may try the admin password again, at ``now`` (epoch seconds)."""
+        keys = [_backoff_key(k) for k in keys]
+        if not keys:
+            return 0.0
+        with self.reader() as s:
+            until = s.scalar(select(func.max(m.AdminBackoff.until)).where(m.AdminBackoff.key.in_(keys)))
+        return max(0.0, (until or 0.0) - now)
+
+    def backoff_failed(self, keys, now: float) -> float:
+        """Count one wrong try for every key (atomically across processes); the longest wait it imposes."""
+        keys = sorted({_backoff_key(k) for k in keys})   # one lock order for every process: no deadlock
+
+        def body(s):
+            longest = 0.0
+            for key in keys:
+                row = s.get(m.AdminBackoff, key, with_for_update=True)
+                if row is None:
+                    row = m.AdminBackoff(key=key, failures=0, until=0.0)
+                    s.add(row)
+                row.failures += 1
+                pause = backoff_pause(row.failures)
+                row.until = now + pause
+                longest = max(longest, pause)
+            return longest
+        try:
+            return self._transact(body)
+        except IntegrityError:   # another process inserted the same key first: count on its row
+            return self._transact(body)
+
+    def backoff_succeeded(self, keys) -> None:
+        """Forget the wrong tries of ``keys`` (the right password was given)."""
+        keys = [_backoff_key(k) for k in keys]
+        if keys:
+            self._transact(lambda s: s.execute(delete(m.AdminBackoff).where(m.AdminBackoff.key.in_(keys))))
+
+    def backoff_failures(self, key: str) -> int:
+        """Wrong tries in a row recorded for ``key``."""
+        with self.reader() as s:
+            return s.scalar(select(m.AdminBackoff.failures).where(m.AdminBackoff.key == _backoff_key(key))) or 0
+
+
+def _backoff_key(key) -> str:
+    if not isinstance(key, str) or not 1 <= len(key) <= 200:
+        raise ValueError(f"key: {key!r} is not a back-off key; allowed text of 1..200 characters")
+    return key
 
 
 def _content(p) -> tuple:

@@ -384,6 +384,21 @@ def test_wrong_passwords_back_off_and_logout_locks_again(study, monkeypatch):
     assert not at.dataframe and at.text_input(key="admin_password")
 
 
+def test_the_gate_counts_wrong_tries_in_the_study_database_for_every_process(study, monkeypatch):
+    from app.ui import auth
+    from core.interestingness.safety import FREE_TRIES
+
+    store, _ = study
+    monkeypatch.setattr(auth, "BACKOFF", None)                 # the default: the database's back-off
+    monkeypatch.setenv("STUDY_ADMIN_PASSWORD", "s3cret-passphrase")
+    at = apptest.open_page("interestingness", timeout=60)
+    for _ in range(FREE_TRIES):
+        at.text_input(key="admin_password").input("wrong").run()
+    key = f"session:{at.session_state['admin_gate_id']}"
+    assert store.backoff_failures(key) == FREE_TRIES           # what another replica reads
+    assert "next try is accepted in" in at.error[0].value
+
+
 def test_the_consent_page_states_the_studys_own_size_and_measured_time(study):
     from datetime import timedelta
 
