@@ -80,6 +80,39 @@ def train_design(name: str) -> dict:
     return record
 
 
+# The sweep for bench/run.py (python -m bench.run looped_lm --grid full --engine ray): the design study as one
+# cell per design x seed, each trained from scratch (no shipped checkpoint), so a cluster can add the seeds
+# main() cannot afford here (it trains seed 0 only); "small" trains two designs for 40 steps, to try the runner.
+SWEEP_GRIDS = ("small", "full")
+
+
+def sweep(grid: str) -> list:
+    """Cells of the design study: ``small`` (2 designs, 40 steps, seed 0) or ``full`` (every design, seeds 0-2)."""
+    from bench.run import Cell
+
+    if grid == "small":
+        return [Cell(f"{name}-seed0".replace(" ", "_").replace(",", ""), {"design": name, "steps": 40}, 0)
+                for name in (BASE, "B2 additive pre")]
+    return [Cell(f"{name}-seed{seed}".replace(" ", "_").replace(",", ""), {"design": name, "steps": None}, seed)
+            for name in DESIGNS for seed in (0, 1, 2)]
+
+
+def run_cell(cell):
+    """One design trained on one seed and measured: accuracy against loops and the cycle's evidence."""
+    from bench.run import CellOutput
+
+    torch.set_num_threads(1)
+    config = LoopedConfig(**DESIGNS[cell.params["design"]])
+    if cell.params["steps"] is not None:
+        config = config.replace(steps=cell.params["steps"])
+    t = time.perf_counter()
+    result = train(config, seed=cell.seed)
+    acc = {str(k): v for k, v in result.accuracy.items()}
+    values = {"accuracy_by_loops": acc, "learned": acc["32"] >= LEARNED,
+              **evidence_record(result.model, make_task(config.task))}
+    return CellOutput(values=values, measured={"train_seconds": time.perf_counter() - t})
+
+
 def design_study() -> tuple[dict, dict]:
     """Every design trained and measured, and the live pointer preset, in ``JOBS`` processes at once."""
     import multiprocessing

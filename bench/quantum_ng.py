@@ -123,6 +123,40 @@ def compare(model: str, n: int, budget: int, steps: dict, seeds) -> dict:
     return out
 
 
+# The sweep for bench/run.py (python -m bench.run quantum_ng --grid full --engine ray): the VQE comparison, the
+# longest part of this bench (85 minutes at full scale here), as one cell per chain x size x seed x optimiser.
+# Step sizes are fixed in each cell (the tuned ones of the stored results, or SWEEP_STEPS), so cells are
+# independent; "full" is the paper-scale run main() reduces on 2 cores.
+SWEEP_GRIDS = ("small", "full")
+SWEEP_STEPS = {"sgd": 0.2, "adam": 0.2, "block_qng": 0.05, "rng": 0.05, "surrogate": 0.05}
+
+
+def sweep(grid: str) -> list:
+    """Cells of the VQE comparison: ``small`` (4 qubits, 2,000 shots, 2 seeds) or ``full`` (8-16 qubits, 5 seeds)."""
+    from bench.run import Cell
+
+    sizes, seeds = ((4,), (0, 1)) if grid == "small" else ((8, 12, 16), range(5))
+    return [Cell(f"{model}-{n:02d}q-seed{seed}-{key}",
+                 {"model": model, "n": n, "optimizer": key, "budget": 2_000 if grid == "small" else BUDGETS[n],
+                  "steps": SWEEP_STEPS}, seed)
+            for model in MODELS for n in sizes for seed in seeds for key in OPTIMIZERS]
+
+
+def run_cell(cell):
+    """One optimiser on one chain and seed: its error at the budget's fractions and its log-error area."""
+    from bench.run import CellOutput
+
+    p = cell.params
+    steps = p["steps"]
+    cfg = config_for(p["model"], p["n"], p["budget"], steps).replace(
+        optimizers=(p["optimizer"],), qng_stepsize=steps[p["optimizer"]] if FIELD[p["optimizer"]] == "qng_stepsize"
+        else 0.05)
+    trace = run_vqe(cfg, seed=cell.seed).traces[p["optimizer"]]
+    values = {"errors": {f"{f:.0%}": trace.error_at(f * p["budget"]) for f in FRACTIONS},
+              "log_error_area": area(trace, p["budget"]), "steps": trace.steps, "shots_per_step": trace.shots_per_step}
+    return CellOutput(values=values, measured={"seconds": trace.seconds})
+
+
 def metric_accuracy(n: int, ks=range(1, 5)) -> dict:
     out = {}
     for entangler in ("brickwork", "cnot_chain"):
