@@ -58,10 +58,18 @@ SYSTEMS = (
                                                      "core.interestingness.store")),
     System("malora", "Margin-based LoRA merging", THEMES[2],
            "In an intermediate regularisation regime the optimal LoRA adapter is the max-margin solution; "
-           "margin-balancing mixing coefficients give a training-free merge (MaLoRA)."),
+           "margin-balancing mixing coefficients give a training-free merge (MaLoRA).",
+           long=("merge_view", "compare_merges", "lambda_sweep", "train_adapter", "peft_merge", "merged_delta",
+                 "digits_tasks", "write_views"),
+           page="pages.malora", warm=("torch", "peft", "sklearn.svm", "sklearn.neural_network", "core.malora")),
     System("class_il", "Task confusion in class-incremental learning", THEMES[2],
            "Pretraining exponentially attenuates task confusion: the TC gap of a CF-optimal prototype learner "
-           r"is bounded by $\exp(-\gamma_{\min}/8)$, with $\gamma_{\min}$ the worst Mahalanobis margin."),
+           r"is bounded by $\exp(-\gamma_{\min}/8)$, with $\gamma_{\min}$ the worst Mahalanobis margin.",
+           long=("configuration_sweep", "evaluate_configuration", "synthetic_sweep", "ecf_curve", "drift_experiment",
+                 "compute_view", "write_view", "write_embeddings", "embed_sentences"),
+           page="pages.class_il", warm=("sklearn.neural_network", "sklearn.covariance", "sklearn.linear_model",
+                                        "sklearn.feature_extraction.text", "sklearn.datasets", "scipy.stats",
+                                        "core.class_il")),
     System("lvqmark", "Local VQ-VAE watermarks for time series", THEMES[1],
            "Detection in which each recovered unit depends only on a local window keeps the null "
            "distribution fixed under post-editing attacks."),
@@ -70,7 +78,7 @@ SYSTEMS = (
            "better per shot than SGD, Adam, block-diagonal QNG and RNG.",
            long=("run_vqe", "metric_view", "exact_metric", "truncation_curve", "acquire_shadow"),
            page="pages.quantum_ng", warm=("pennylane", "pennylane_lightning.lightning_qubit", "scipy.sparse.linalg",
-                                          "core.quantum_ng", "core.quantum_ng.assets")),
+                                          "core.quantum_ng", "core.quantum_ng.ship")),
     System("mcr2", "MCR² error bound and linear convergence", THEMES[2],
            "The MCR² objective satisfies an error bound near its local maximisers, so first-order "
            "methods converge linearly there.",
@@ -92,7 +100,11 @@ SYSTEMS = (
            warm=("sklearn.neighbors", "sklearn.linear_model", "scipy.linalg", "core.kernel_conformal")),
     System("uncertainty_shapley", "Shapley values for multivariate uncertainty", THEMES[2],
            "A hierarchy of entropy Shapley games, from marginal to joint entropy, isolates how each feature "
-           "shifts the dependence between output components (conditional total correlation)."),
+           "shifts the dependence between output components (conditional total correlation).",
+           long=("attribution_view", "attribute", "estimator_error", "train_and_attribute", "train_forecaster",
+                 "exact_shapley", "permutation_shapley", "load_model"),
+           page="pages.uncertainty_shapley", warm=("scipy.spatial", "scipy.special",
+                                                   "statsmodels.datasets.macrodata", "core.uncertainty_shapley")),
     System("driving_world_model", "Hierarchical driving world model", THEMES[1],
            "A coarse long-horizon predictor conditions a detailed generator; diffusion-forcing pretraining gives "
            "richer representations, teacher-forcing fine-tuning stabler rollouts."),
@@ -110,7 +122,9 @@ SYSTEMS = (
            "clusters a target graph after a short distribution-aware fine-tune."),
     System("occupancy_irl", "Occupancy-space reward updates for IRL", THEMES[5],
            "Preconditioning the IRL dual gradient with the Fisher information along the occupancy geodesic "
-           "turns the reward update into a convex interpolation towards a target reward."),
+           "turns the reward update into a convex interpolation towards a target reward.",
+           long=("run_irl", "convergence_study", "preconditioned_step", "path_fisher"),
+           page="pages.occupancy_irl", warm=("scipy.special", "plotly.subplots", "core.occupancy_irl")),
     System("tikhonov_gnn", "Interpretable Tikhonov GNN layer", THEMES[3],
            r"$R = (p(L)+Q)^{-1}Q$ solves a graph Tikhonov problem exactly; the learned node scores $q$ and "
            r"polynomial $p$ are the explanation.",
@@ -125,8 +139,25 @@ SYSTEMS = (
 )
 
 BY_KEY = {system.key: system for system in SYSTEMS}
-# Pages beyond each system's own: page module -> the system it belongs to (app/main.py routes them).
-EXTRA_PAGES = {"interestingness_study": "interestingness", "interestingness_analysis": "interestingness"}
+
+
+@dataclass(frozen=True)
+class ExtraPage:
+    """A system's second page, ``pages/<key>.py``, listed in the navigation after the system's own page."""
+
+    key: str  # its module under pages/ and its URL path
+    system: str  # the catalog key of the system it belongs to
+    title: str
+    participant: bool = False  # what a participant's link (``?study=...``) opens, with no navigation
+
+
+EXTRAS = (
+    ExtraPage("interestingness_analysis", "interestingness", "Interestingness: humans and LLMs"),
+    ExtraPage("interestingness_study", "interestingness", "Interestingness study (participant view)",
+              participant=True),
+)
+# Pages beyond each system's own: page module -> the system it belongs to (app/main.py builds and routes them).
+EXTRA_PAGES = {extra.key: extra.system for extra in EXTRAS}
 
 
 def by_theme() -> dict[str, list[System]]:

@@ -17,11 +17,13 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app import home  # noqa: E402
-from app.catalog import BY_KEY, EXTRA_PAGES, SYSTEMS, by_theme  # noqa: E402
+from app.catalog import BY_KEY, EXTRA_PAGES, EXTRAS, SYSTEMS, by_theme  # noqa: E402
 from app.ui.pages import page_for  # noqa: E402
+from app.ui.style import apply_page_style  # noqa: E402
 from app.ui.warmup import drawing, import_page, warm_modules, warm_up  # noqa: E402
 
 st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
+apply_page_style()
 
 system_pages = {s.key: page_for(s) for s in SYSTEMS if s.built}
 home_page = st.Page(home.page(system_pages), title="Home", icon=":material/home:", url_path="home", default=True)
@@ -32,14 +34,12 @@ for theme, systems in by_theme().items():
     if built:
         sections[theme] = built
 
-study_page = st.Page(ROOT / "pages" / "interestingness_study.py", title="Interestingness study (participant view)",
-                     url_path="interestingness_study")   # EXTRA_PAGES in app/catalog.py
-analysis_page = st.Page(ROOT / "pages" / "interestingness_analysis.py", title="Interestingness: humans and LLMs",
-                        url_path="interestingness_analysis")
+extra_pages = {extra.key: st.Page(ROOT / "pages" / f"{extra.key}.py", title=extra.title, url_path=extra.key)
+               for extra in EXTRAS}
 participant = "study" in st.query_params   # a participant's link: only their page, no navigation
 if not participant:
-    sections.setdefault(BY_KEY["interestingness"].theme, []).extend([analysis_page, study_page])
-
+    for extra in EXTRAS:
+        sections.setdefault(BY_KEY[extra.system].theme, []).append(extra_pages[extra.key])
 
 
 def run(page) -> None:
@@ -55,7 +55,7 @@ try:
     if participant:
         # The home page stays the default (a lone page would be served at "/" only, and the link's
         # /interestingness_study path would then be "not found"); nothing links to it from here.
-        run(st.navigation([home_page, study_page], position="hidden"))
+        run(st.navigation([home_page] + [extra_pages[e.key] for e in EXTRAS if e.participant], position="hidden"))
     else:
         run(st.navigation(sections))
 finally:  # started with the server by app/serve.py; here only if the app was launched with plain `streamlit run`

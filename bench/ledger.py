@@ -27,7 +27,8 @@ from bench.report import RESULTS, write_results  # noqa: E402
 
 # Systems whose bench derives verdicts from a results file it stores (bench/<key>.py: table, verdicts).
 LEDGER = ("looped_lm", "distributional_steering", "interestingness", "quantum_ng", "robust_decisions", "geto_lp",
-          "tikhonov_gnn", "grace", "mcr2", "kernel_conformal")
+          "tikhonov_gnn", "grace", "mcr2", "kernel_conformal",
+          "occupancy_irl", "malora", "uncertainty_shapley", "class_il")
 
 
 def committed_date(path: Path) -> str | None:

@@ -73,7 +73,7 @@ def controls():
         if base == "mixture2d" and reward in ("calibration", "constraint"):
             ty = bound(c[4].number_input, "Target mean x₂", key="ty", min_value=-3.0, max_value=3.0, value=0.3,
                        step=0.1)
-    d = st.columns([1, 1, 1.4, 1, 0.8, 0.8])
+    d = st.columns([1, 1, 1.4]) + st.columns([1, 1, 1.4])   # two rows of three: six in one row cut labels at 1024 px
     n = bound(d[0].select_slider, "Particles", key="particles", options=PARTICLES, value=1000)
     threshold = bound(d[1].slider, "ESS threshold", key="ess", min_value=0.0, max_value=1.0, value=0.5, step=0.05,
                       help="Resample when the effective sample size falls below this fraction of the particles.")

@@ -17,7 +17,7 @@ from app.ui.warmup import import_page
 from core.grace.composer import CLIP_SEED, embed_scene
 from core.grace.metrics import reconstruction_cosine, sparsity
 from core.grace.refit import refit_curve
-from core.grace.scenes import ATTRIBUTES, VIDEO_ATTRIBUTES, make_scene
+from core.grace.scenes import ATTRIBUTES, RGB, VIDEO_ATTRIBUTES, make_scene
 from core.grace.shipped import load_embeddings, load_shipped
 
 SYSTEM = BY_KEY["grace"]
@@ -166,7 +166,8 @@ def concept_map_section(image_methods: dict, embedding: np.ndarray | None) -> No
                        format_func={"lda": "LDA", "pca": "PCA"}.get,
                        help="LDA: the two directions that best separate the chosen attribute's values; "
                             "PCA: the two directions of largest variance")
-    distractors = bound(c3.toggle, "Show distractor words", key="distractors", value=False)
+    distractors = bound(c3.toggle, "Distractors", key="distractors", value=False,
+                        help="Also show the vocabulary's distractor words (concepts no scene has)")
     show(concept_map(image_methods, colour_by or "colour", embedding, projection or "lda", distractors),
          key="chart-map")
     st.markdown(
@@ -216,6 +217,13 @@ def concept_bars(codes: dict, vocabulary: list, truth: dict, top: int = 6) -> go
     return fig
 
 
+def value_colours(attribute: str) -> dict:
+    """A colour per value of ``attribute``: for "colour", the scenes' own RGB (red is red); else the theme's."""
+    if attribute == "colour":
+        return {v: "rgb({}, {}, {})".format(*RGB[v]) for v in ATTRIBUTES["colour"]}
+    return {v: COLORS[i % len(COLORS)] for i, v in enumerate(ATTRIBUTES[attribute])}
+
+
 def concept_map(methods: dict, colour_by: str, point: np.ndarray | None, projection: str = "lda",
                 show_distractors: bool = False) -> go.Figure:
     from core.grace.concept_map import biplot, projection_axes
@@ -227,11 +235,11 @@ def concept_map(methods: dict, colour_by: str, point: np.ndarray | None, project
     axes = projection_axes(z, labels, projection)
     xy, ends = biplot(z, grace.dictionary, axes)
     fig = go.Figure()
-    for i, value in enumerate(ATTRIBUTES[colour_by]):
+    chosen = value_colours(colour_by)
+    for value in ATTRIBUTES[colour_by]:
         mask = np.array([label == value for label in labels])
         fig.add_trace(go.Scatter(x=xy[mask, 0], y=xy[mask, 1], mode="markers", name=value, opacity=0.5,
-                                 marker=dict(size=5, color=COLORS[i % len(COLORS)])))
-    chosen = {v: COLORS[i % len(COLORS)] for i, v in enumerate(ATTRIBUTES[colour_by])}
+                                 marker=dict(size=5, color=chosen[value])))
     other_words = {v for name, values in ATTRIBUTES.items() if name != colour_by for v in values}
     words, points, colours = [], [], []
     longest = np.linalg.norm(ends, axis=1).max()

@@ -92,7 +92,8 @@ def render() -> None:
     view, source = cached_view(), f"the shipped view (seed {SHIPPED_SEED}, defaults)"
     left, right = st.columns([2, 1])
     with right:
-        mapie = st.checkbox("Add MAPIE's learned-Σ(x) region (trains a torch network)", key="mapie")
+        mapie = st.checkbox("MAPIE's learned Σ(x)", key="mapie",
+                            help="Trains a small torch network for the covariance Σ(x), as MAPIE does")
         if not shipped or mapie:
             run = live_panel(f"kernel_conformal:view:{config.to_dict()}:{seed}:{mapie}", region_view,
                              {"config": config.replace(mapie=bool(mapie)), "seed": int(seed)},

@@ -53,10 +53,10 @@ def render() -> None:
 
 def controls() -> tuple:
     """The model source, the loops to run and the seed, bound to the URL."""
-    c1, c2, c3 = st.columns([3.2, 1.3, 0.8])
-    with c1:
-        source = bound(st.segmented_control, "Model", key="model", options=list(SOURCES), default="stable",
-                       format_func=SOURCES.get)
+    # The model on a row of its own: beside the sliders its three long options ran off a 1280 px screen.
+    source = bound(st.segmented_control, "Model", key="model", options=list(SOURCES), default="stable",
+                   format_func=SOURCES.get)
+    c2, c3 = st.columns([3, 1])
     with c2:
         loops = bound(st.slider, "Loops to run", key="loops", min_value=4, max_value=MAX_LOOPS, value=40, step=1,
                       help="The shipped models were trained with about 6 loops; more is extrapolation.")

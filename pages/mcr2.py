@@ -79,8 +79,8 @@ def controls() -> tuple[AscentConfig, int] | None:
     with c[3]:
         eps_sq = bound(st.slider, "ε²", key="eps_sq", min_value=0.05, max_value=5.0, value=DEFAULT.eps_sq, step=0.05)
     with c[4]:
-        lam = bound(st.number_input, "λ (regularisation)", key="lam", min_value=0.0005, max_value=0.5,
-                    value=DEFAULT.lam, step=0.0005, format="%.4f")
+        lam = bound(st.number_input, "λ", key="lam", min_value=0.0005, max_value=0.5,
+                    value=DEFAULT.lam, step=0.0005, format="%.4f", help="the regularisation weight of the objective")
     with c[5]:
         lr = bound(st.slider, "Step size η", key="lr", min_value=0.05, max_value=3.0, value=DEFAULT.lr, step=0.05)
     with c[6]:

@@ -44,10 +44,10 @@ def cached_layout(adjacency_bytes: bytes, n: int, seed: int):
     return layout(np.frombuffer(adjacency_bytes, dtype=float).reshape(n, n), seed)
 
 
-def render() -> None:
-    page_header(SYSTEM)
-
-    c1, c2, c3, c4 = st.columns([2, 1.4, 1, 1])
+def controls():
+    """Dataset and model on one row, graph and seed below (four columns cut "Train live" off at 1280 px)."""
+    c1, c2 = st.columns([1, 1])
+    c3, c4 = st.columns([1, 1])
     with c1:
         # Planted motifs first: the one whose explanation can be checked against a ground truth.
         options = ["motifs"] + [d for d in DATASETS if d != "motifs"]
@@ -62,6 +62,12 @@ def render() -> None:
                       step=1, help=f"which of the {len(dataset.graphs)} graphs to explain")
     with c4:
         seed = seed_input()
+    return name, source, dataset, index, seed
+
+
+def render() -> None:
+    page_header(SYSTEM)
+    name, source, dataset, index, seed = controls()
 
     view = cached_view(name)
     graph = dataset.graphs[int(index)]

@@ -19,6 +19,7 @@ STYLE = {  # status -> (badge colour, icon)
     "not tested": ("gray", ":material/help:"),
 }
 assert set(STYLE) == set(STATUSES)
+CHIP_WIDTH = 128  # px: the widest status, "not reproduced", with its icon
 
 
 _MARKDOWN = str.maketrans({c: "\\" + c for c in "\\`*_[]$~<>|#"})
@@ -47,9 +48,9 @@ def status_of(verdict: Verdict | None) -> str:
     return verdict.status if verdict is not None else NOT_TESTED
 
 
-def badge(status: str) -> None:
+def badge(status: str, width: int | str = "content") -> None:
     color, icon = STYLE[status]
-    st.badge(status, color=color, icon=icon)
+    st.badge(status, color=color, icon=icon, width=width)
 
 
 def verdict_strip(key: str) -> None:
@@ -63,12 +64,13 @@ def verdict_strip(key: str) -> None:
         st.markdown(f"**The paper's claims, as measured here** · {summary_line(counts)} · "
                     f"[all systems' claims](/claims)")
         for claim, verdict in entries:
-            chip, text, more = st.columns([0.14, 0.68, 0.18], vertical_alignment="center")
-            with chip:
-                badge(status_of(verdict))
-            text.markdown(strip_line(claim, verdict))
-            with more.popover("How measured", width="stretch"):
-                measured(claim, verdict)
+            # A row of fixed-width chip, stretching text and a content-width button: ratio columns cut the
+            # chip and the button to "repr…" and "How …" on a 1024 px projector.
+            with st.container(horizontal=True, vertical_alignment="center", wrap=False, gap="small"):
+                badge(status_of(verdict), width=CHIP_WIDTH)
+                st.markdown(strip_line(claim, verdict), width="stretch")
+                with st.popover("How measured", width="content"):
+                    measured(claim, verdict)
 
 
 def strip_line(claim: Claim, verdict: Verdict | None) -> str:

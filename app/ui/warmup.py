@@ -7,7 +7,8 @@ Each catalog entry lists its page's heavy modules in ``System.warm``.
 Two threads importing overlapping packages at once can each see the other's module half-built
 (importlib breaks the lock cycle by handing out a partially initialised module: "cannot import name
 ... from partially initialized module"). So every import done here, and the top-level imports of
-the page about to run (:func:`import_page`), hold one process-wide lock: imports are serialised,
+the page about to run (:func:`import_page`, which on a rerun still waits for an import in flight), hold
+one process-wide lock: imports are serialised,
 which costs nothing (they are CPU-bound under the GIL anyway). Pages go first: while any page is
 being drawn (:func:`drawing`) or waits to import, the warm-up thread finishes the module it is on,
 then pauses, so it competes with a visitor's first view for one module at most.
@@ -91,7 +92,7 @@ def import_page(modules: Iterable[str]) -> None:
     """
     global _waiting
     modules = list(modules)
-    if all(_built(name) for name in modules):   # a rerun: nothing to import, nothing to wait for
+    if all(_built(name) for name in modules) and not _half_built():   # a rerun with no import in flight
         return
     with _lock:
         _waiting += 1
@@ -118,6 +119,15 @@ def drawing() -> Iterator[None]:
     finally:
         with _lock:
             _drawing -= 1
+
+
+def _half_built() -> bool:
+    """Whether some module is being imported right now (by the warm-up thread, say).
+
+    A rerun must wait for it too: libraries look optional modules up in ``sys.modules`` without importing
+    them (plotly does so for pandas), and a pandas half-built by the warm-up fails there with "partially
+    initialized module 'pandas' has no attribute 'Series'" (seen on occupancy_irl's widget sweep)."""
+    return any(getattr(getattr(m, "__spec__", None), "_initializing", False) for m in list(sys.modules.values()))
 
 
 def _built(name: str) -> bool:

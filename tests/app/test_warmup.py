@@ -62,3 +62,27 @@ def test_the_warm_up_setting_names_what_to_import(monkeypatch):
     assert warmup.warm_modules() == []
     with pytest.raises(ValueError, match="^PAPERLAB_WARM: 'no_such_system' is not a built system; allowed all, none"):
         warmup.warm_modules("grace,no_such_system")
+
+
+def test_a_rerun_waits_for_an_import_in_flight(tmp_path, monkeypatch):
+    # plotly reads pandas from sys.modules without importing it: a rerun that drew while the warm-up was half
+    # way through pandas failed with "partially initialized module" (occupancy_irl's widget sweep).
+    monkeypatch.syspath_prepend(str(tmp_path))
+    started, release = threading.Event(), threading.Event()
+    monkeypatch.setitem(sys.modules, "_warmup_log", [])
+    monkeypatch.setitem(sys.modules, "_warmup_events", type("E", (), {"started": started, "release": release}))
+    make_module(tmp_path, "wu_pandas_like", "ev = sys.modules['_warmup_events']\nev.started.set()\nev.release.wait(30)\n")
+    monkeypatch.delitem(sys.modules, "wu_pandas_like", raising=False)
+    warm = threading.Thread(target=warmup._import_all, args=(["wu_pandas_like"],))
+    warm.start()
+    assert started.wait(30) and warmup._half_built()
+    rerun = threading.Thread(target=warmup.import_page, args=(["threading"],))   # already built: a rerun
+    rerun.start()
+    for _ in range(30_000):                    # it announces itself and waits (without the fix: returns at once)
+        if warmup._waiting or not rerun.is_alive():
+            break
+        threading.Event().wait(0.001)
+    assert rerun.is_alive() and warmup._waiting == 1   # not drawing next to a half-built module
+    release.set()
+    rerun.join(30), warm.join(30)
+    assert not rerun.is_alive() and not warmup._half_built() and warmup._waiting == 0

@@ -91,3 +91,13 @@ def test_a_scene_off_the_shipped_grid_waits_for_a_click_then_embeds_live():
     assert any("Embedded live" in c.value for c in at.caption)
     at.selectbox(key="colour").set_value("green").run()                   # from now on, at once
     assert "green" in grace_bars(at) and [b for b in at.button if b.key == "probe"] == []
+
+
+def test_the_colour_map_paints_each_named_colour_in_that_colour():
+    from pages.grace import value_colours
+
+    colours = value_colours("colour")
+    rgb = {name: tuple(int(x) for x in value[4:-1].split(",")) for name, value in colours.items()}
+    assert max(rgb["red"]) == rgb["red"][0] and max(rgb["blue"]) == rgb["blue"][2]
+    assert max(rgb["green"]) == rgb["green"][1] and min(rgb["yellow"][:2]) > 3 * rgb["yellow"][2]
+    assert len(set(value_colours("shape").values())) == 6

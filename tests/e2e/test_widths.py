@@ -1,0 +1,111 @@
+"""Every page fits a projector: at 1024, 1280 and 1440 px wide no control is clipped or off-screen,
+no label or metric breaks a word across lines, no label, chip, button or metric is cut to an ellipsis.
+
+One tab per page, resized through the three widths (a fresh load per width would triple the time and
+show nothing more: Streamlit lays out columns in CSS, so a resize relayouts the same elements).
+"""
+
+import pytest
+
+from app.catalog import SYSTEMS
+from tests.e2e.conftest import ADMIN_PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser")]
+WIDTHS = (1440, 1280, 1024)
+
+# What a presenter must be able to reach and read, in the page's main area (not the navigation).
+FIT_CHECK = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const viewport = document.documentElement.clientWidth;
+  const shown = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
+  const name = el => (el.innerText || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 40);
+  const problems = [];
+  // a slider's native range input is visually hidden (its thumb, role="slider", is what one sees)
+  const controls = main.querySelectorAll('button, [role="radio"], [role="tab"], [role="slider"], '
+                                         + 'input:not([type="range"]), [data-baseweb="select"]');
+  for (const el of controls) {
+    if (!shown(el) || el.closest('.modebar, [data-testid="stElementToolbar"]')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.left < -1 || r.right > viewport + 1) { problems.push(`off-screen: ${name(el)}`); continue; }
+    for (let a = el.parentElement; a && a !== main; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      if (b.width <= 2) break;   // a visually hidden box (a slider's native input): nothing to see
+      if (r.left < b.left - 1 || r.right > b.right + 1) { problems.push(`clipped: ${name(el)}`); break; }
+    }
+  }
+  const words = main.querySelectorAll('[data-testid="stWidgetLabel"], [data-testid="stMetricLabel"], '
+                                      + '[data-testid="stMetricValue"], button p, [role="tab"] p');
+  for (const el of words) {
+    if (!shown(el)) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const re = /\\S{2,}/g; let m;
+      while ((m = re.exec(node.data)) !== null) {
+        const range = document.createRange(); range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter(q => q.width > 0).map(q => Math.round(q.top)));
+        if (lines.size > 1) problems.push(`word broken across lines: ${m[0]}`);
+      }
+    }
+  }
+  for (const el of main.querySelectorAll('*')) {   // a label, chip, button or metric ending in "…"
+    if (el.closest('.js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stExpanderDetails"]')) continue;
+    if (getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && shown(el))
+      problems.push(`cut short: ${el.innerText.trim().slice(0, 40)}`);
+  }
+  return [...new Set(problems)];
+}"""
+
+
+def open_page(page, url: str, system) -> None:
+    page.goto(url, wait_until="domcontentloaded")
+    page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)
+    if system.key == "interestingness":   # the study admin is behind its password
+        page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
+        page.get_by_label("Admin password").press("Enter")
+    page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
+    page.wait_for_function("document.querySelectorAll('[data-testid=\"stSpinner\"]').length == 0", timeout=30_000)
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+
+
+def test_every_page_fits_at_projector_widths(app_url, browser_page):
+    page = browser_page
+    found = {}
+    for system in [s for s in SYSTEMS if s.built]:
+        open_page(page, f"{app_url}/{system.key}", system)
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.wait_for_timeout(400)   # the relayout
+            problems = page.evaluate(FIT_CHECK)
+            if problems:
+                found[f"{system.key} @ {width}px"] = problems
+    assert found == {}
+
+
+def test_the_check_sees_a_clipped_button_and_a_broken_word(app_url, browser_page):
+    page = browser_page
+    page.goto(f"{app_url}/claims", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Claims").first.wait_for(timeout=30_000)
+    page.evaluate("""() => {
+      const main = document.querySelector('[data-testid="stMain"]');
+      const box = document.createElement('div');
+      box.style.cssText = 'width: 60px; overflow: hidden; white-space: nowrap';
+      box.innerHTML = '<button>Train live with a long label</button>';
+      const label = document.createElement('div');
+      label.setAttribute('data-testid', 'stWidgetLabel');
+      label.style.cssText = 'width: 30px; word-break: break-all';
+      label.innerText = 'Weighting';
+      main.prepend(box, label);
+    }""")
+    problems = page.evaluate(FIT_CHECK)
+    assert "clipped: Train live with a long label" in problems
+    assert "word broken across lines: Weighting" in problems
+    page.evaluate("""() => {
+      const chip = document.createElement('span');
+      chip.style.cssText = 'display: inline-block; width: 40px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap';
+      chip.innerText = 'reproduced';
+      document.querySelector('[data-testid="stMain"]').prepend(chip);
+    }""")
+    assert "cut short: reproduced" in page.evaluate(FIT_CHECK)
