@@ -1,5 +1,7 @@
 """The experimenter's page for the interestingness study, behind a password: create or open a study,
 load problems, participant links, live progress, data quality, reliability, distributions, export.
+Without the password a visitor sees a public preview: the monitor over the shipped simulated demo,
+labelled as simulated, and one item as a participant sees it (nothing is stored).
 
 The password comes from ``STUDY_ADMIN_PASSWORD`` or ``st.secrets["study_admin_password"]`` and is
 compared with ``hmac.compare_digest``; without one configured the page shows how to set it and
@@ -34,7 +36,10 @@ def render() -> None:
     st.markdown(f"{SYSTEM.claim} This page runs the human rating study: create a study, share participant links, "
                 "watch progress and data quality, export the ratings.")
     verdict_strip(SYSTEM.key)
+    public = st.container()
     if not admin_gate():
+        with public:
+            public_preview()
         return
     with st.expander("Create a study", expanded=not study_store().studies()):
         create_form()
@@ -81,6 +86,27 @@ def render() -> None:
                        icon=":material/download:", on_click="ignore", key="export_json")
     c3.caption("One row per response with the participant's pseudonymous id and population; recruiter ids "
                "(PROLIFIC_PID) stay out of the export.")
+
+
+def public_preview() -> None:
+    """What a visitor without the password sees: the simulated demo's monitor and one item as participants see it."""
+    from core.interestingness.demo import load_demo
+
+    demo = load_demo()
+    rows = demo["rows"]
+    st.info(f"**Public preview: {demo['label']}.** The charts below are the admin's monitor over simulated raters "
+            "(no real participant's data); creating studies, links and exports need the admin password below. "
+            "The alignment with LLM raters is on *Interestingness: humans and LLMs*.", icon=":material/visibility:")
+    show(bars(monitor.ratings_per_item(rows), "Ratings per problem and population (simulated raters)"),
+         key="chart-demo-per-item")
+    show(heatmap(monitor.distributions(rows, "interestingness"), "interestingness"), key="chart-demo-dist")
+    with st.expander("Preview: one item as a participant sees it", expanded=False):
+        problem = load_problem_bank()[0]
+        st.caption("Participants see one item at a time at their own link, after consent and instructions; "
+                   "this preview stores nothing.")
+        st.markdown(f"**Item 1 of 12**\n\n{problem.statement}")
+        for label in ("How interesting is this problem?", "How difficult is it?"):
+            st.segmented_control(label, list(range(1, 8)), key=f"preview-{label}", disabled=True)
 
 
 def create_form() -> None:

@@ -1,5 +1,6 @@
-"""Human–LLM alignment for the interestingness study (behind the admin password): run raters, compare
-them with the human ratings per population, and generate new problems through the validity filter.
+"""Human–LLM alignment for the interestingness study: run raters, compare them with the human ratings per
+population, and generate new problems through the validity filter. Behind the admin password; without
+it a visitor sees the shipped simulated demo's dashboard, labelled as simulated.
 
 Every model-vs-human figure is out of sample: LLM raters never see the human ratings, and the offline
 baseline is cross-fitted (each problem rated by the fold model that left it out). The study's
@@ -56,7 +57,10 @@ def render() -> None:
     st.title("Interestingness: humans and LLMs")
     st.markdown("How well do LLM ratings of math problems' interestingness match human ones, per population: "
                 "mean ratings, whole distributions, reasons, against the human reliability ceiling.")
+    public = st.container()
     if not admin_gate():
+        with public:
+            public_demo()
         return
     store = study_store()
     studies = {DEMO: "Simulated demo study (shipped; simulated raters and simulated LLM)"}
@@ -81,6 +85,15 @@ def render() -> None:
         raters_panel(store, source, rule)
     with tab_generate:
         generation_panel(store, source)
+
+
+def public_demo() -> None:
+    """The shipped simulated demo's alignment dashboard, for visitors without the password (labelled simulated)."""
+    demo = demo_data()
+    st.info(f"**Public preview: {demo['label']}.** Every rater here, human and LLM, is simulated: the page shows "
+            "its dashboards, not a finding. Real studies, running raters and generating problems need the admin "
+            "password below.", icon=":material/visibility:")
+    dashboard(demo["rows"], demo["llm"], ("college", "olympiad"))
 
 
 def exclusion_controls(rows: list[dict], source) -> tuple[list[dict], ExclusionRule | None]:
@@ -154,8 +167,9 @@ def rationale_figure(rows, llm_rationales: dict, population: str) -> go.Figure:
     items = [i for i in human.index if i in llm_rationales][:30]
     reasons = list(RATIONALES[:-1])
     llm = pd.DataFrame({i: [llm_rationales[i].get(r, 0.0) for r in reasons] for i in items}, index=reasons).T
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["Reasons: humans (share who ticked)", "LLM (probability)"],
-                        shared_yaxes=True, horizontal_spacing=0.04)
+    # Short subplot titles: in a half-width column the long ones ran into each other.
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["Reasons: humans (share)", "LLM (probability)"],
+                        shared_yaxes=True, horizontal_spacing=0.06)
     for col, table in ((1, human.loc[items, reasons]), (2, llm)):
         fig.add_trace(go.Heatmap(z=table.to_numpy(), x=reasons, y=items, colorscale="Blues", zmin=0, zmax=1,
                                  showscale=col == 2, colorbar=dict(thickness=10)), row=1, col=col)

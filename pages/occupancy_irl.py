@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 
 import numpy as np
 import plotly.graph_objects as go

@@ -148,6 +148,13 @@ def render() -> None:
 
 
 def seeing_text(problem, curves, n_test: int) -> str:
+    if np.isclose(float(curves.follow_action), float(curves.robust_action), rtol=1e-9, atol=1e-12):
+        return (f"**What you are seeing.** Left: for one prediction ŝ, the excess loss each action pays as the true "
+                f"{problem.state_name} varies. Here following the prediction and the robust action are the same "
+                f"action ({action_label(curves.robust_action)}), so one curve covers the other: inside the shaded "
+                f"ε-ball it pays at most the robust gap **{curves.robust_gap:.3f}**; a larger ε or another ŝ separates "
+                f"them. Right: the average over a test set of {n_test:,} contexts; too small an ε keeps any cliff, too "
+                "large pays the gap everywhere, and ε*(η) balances the two in the worst case.")
     follow = (f"Following the prediction ({action_label(curves.follow_action)}) falls off a cliff just past ŝ "
               f"(worst {curves.follow_worst_in_ball:.2f} inside the ball)"
               if curves.follow_worst_in_ball > 2 * curves.robust_gap + 0.5 else

@@ -464,21 +464,32 @@ def _progress_text(snap: Snapshot) -> str:
     return text
 
 
+def curve_groups(names: list[str]) -> dict[str, list[str]]:
+    """Metrics that share one chart: ``"<quantity> · <series>"`` names of one quantity go together (five
+    optimisers' errors on one axis, so they can be compared); any other name has a chart of its own."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(name.split(" · ", 1)[0] if " · " in name else name, []).append(name)
+    return groups
+
+
 def live_curves(history: list[dict], columns: int = 3, points: int = 300) -> None:
-    """One small line chart per metric against step (each on its own scale), at most ``points`` each."""
+    """One small line chart per quantity against step (see :func:`curve_groups`), at most ``points`` each."""
     import pandas as pd
     import streamlit as st
 
     frame = pd.DataFrame(history[:: max(1, len(history) // points)] + history[-1:])
     if "step" not in frame.columns:
         frame["step"] = range(len(frame))
-    frame = frame.drop_duplicates("step")
-    names = [c for c in frame.columns if c != "step"]
-    for start in range(0, len(names), columns):
-        for column, name in zip(st.columns(columns), names[start:start + columns]):
+    frame = frame.drop_duplicates("step").set_index("step")
+    groups = list(curve_groups([c for c in frame.columns]).items())
+    for start in range(0, len(groups), columns):
+        row = groups[start:start + columns]
+        for column, (title, members) in zip(st.columns(columns), row):
             with column:
-                st.caption(name)
-                st.line_chart(frame.set_index("step")[[name]].dropna(), height=160, x_label="step", y_label="")
+                st.caption(title)
+                data = frame[members].rename(columns=lambda n: n.split(" · ", 1)[-1]).dropna(how="all")
+                st.line_chart(data, height=160 if len(members) == 1 else 240, x_label="step", y_label="")
 
 
 def _draw(run: LiveRun | None) -> None:

@@ -90,3 +90,12 @@ def test_workers_are_daemon_threads():
     threads = [t for t in threading.enumerate() if t.name.startswith("liverun-")]
     assert threads and all(t.daemon for t in threads)
     run.stop()
+
+
+def test_curves_of_one_quantity_share_a_chart_and_others_keep_their_own():
+    from app.ui.live import curve_groups
+
+    names = ["log10 error · SGD", "loss", "log10 error · Adam", "log10 error · Surrogate", "accuracy · train"]
+    assert curve_groups(names) == {"log10 error": ["log10 error · SGD", "log10 error · Adam", "log10 error · Surrogate"],
+                                   "loss": ["loss"], "accuracy": ["accuracy · train"]}
+    assert curve_groups([]) == {}

@@ -85,14 +85,16 @@ def test_a_participant_from_link_to_completion_code(app_url, browser_page, study
     store.close()
 
 
-def test_the_analysis_page_opens_on_the_demo_behind_the_password(app_url, browser_page, shots):
+def test_the_analysis_page_shows_the_demo_to_everyone_and_the_rest_behind_the_password(app_url, browser_page, shots):
     from tests.e2e.conftest import ADMIN_PASSWORD
     from tests.e2e.test_home_browser import full_screenshot
 
     page = browser_page
     page.goto(f"{app_url}/interestingness_analysis", wait_until="domcontentloaded")
     page.get_by_role("heading", name="Interestingness: humans and LLMs").wait_for(timeout=30_000)
-    assert page.locator(".js-plotly-plot").count() == 0                     # nothing before the password
+    page.get_by_text("Public preview").first.wait_for(timeout=60_000)       # the simulated demo, to everyone
+    page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+    assert page.get_by_role("tab", name="Run raters").count() == 0          # raters and real studies need it
     page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
     page.get_by_label("Admin password").press("Enter")
     page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)

@@ -103,10 +103,16 @@ def test_bad_links_show_no_data(study):
     assert "not valid" in at.error[0].value and not at.button_group and not at.dataframe
 
 
-def test_admin_shows_nothing_without_the_password(study, monkeypatch):
+def test_admin_shows_only_the_simulated_preview_without_the_password(study, monkeypatch):
     monkeypatch.delenv("STUDY_ADMIN_PASSWORD", raising=False)
     at = apptest.open_page("interestingness", timeout=60)
     assert "locked" in at.warning[0].value and not at.dataframe and not at.text_input
+    text = " ".join(m.value for m in at.markdown) + " ".join(i.value for i in at.info)
+    assert "Public preview" in at.info[0].value and "simulated" in at.info[0].value
+    assert "page test" not in text and not at.get("download_button") and not at.selectbox   # no real study
+    charts = at.get("plotly_chart")
+    assert len(charts) == 2 and all("simulated" in c.proto.spec or "ratings" in c.proto.spec for c in charts)
+    assert all(c.disabled for c in at.button_group)            # the participant preview stores nothing
     monkeypatch.setenv("STUDY_ADMIN_PASSWORD", "s3cret-passphrase")
     at = apptest.open_page("interestingness", timeout=60)
     at.text_input(key="admin_password").input("wrong").run()
@@ -157,10 +163,14 @@ def test_completion_sends_the_participant_back_with_the_code(study):
     assert "&#x27;" not in script and "&amp;" not in script        # a JS string literal, not HTML-escaped
 
 
-def test_the_analysis_page_shows_the_demo_behind_the_password(study, monkeypatch):
+def test_the_analysis_page_shows_the_demo_to_everyone_and_studies_behind_the_password(study, monkeypatch):
     monkeypatch.delenv("STUDY_ADMIN_PASSWORD", raising=False)
     at = apptest.open_page("interestingness_analysis", timeout=60)
-    assert "locked" in at.warning[0].value and not at.dataframe
+    assert "locked" in at.warning[0].value
+    assert "Public preview" in at.info[0].value and "simulated" in at.info[0].value   # the demo, labelled
+    public = at.dataframe[0].value.set_index("population")
+    assert list(public.index) == ["college", "olympiad"] and len(at.get("plotly_chart")) == 3
+    assert "source" not in [s.key for s in at.selectbox] and not at.tabs   # no real study, no raters to run
     monkeypatch.setenv("STUDY_ADMIN_PASSWORD", "s3cret-passphrase")
     at = apptest.open_page("interestingness_analysis", timeout=60)
     at.text_input(key="admin_password").input("s3cret-passphrase").run()

@@ -114,3 +114,18 @@ def test_the_figures_hold_the_core_numbers():
     follow = next(t for t in figures["chart-state"]["data"] if t["name"] == "follow the prediction")
     np.testing.assert_allclose(apptest.values(follow, "x"), curves.states)
     np.testing.assert_allclose(apptest.values(follow, "y"), curves.follow)
+
+
+def test_the_seeing_text_follows_the_numbers_it_describes():
+    from types import SimpleNamespace
+
+    from pages.robust_decisions import seeing_text
+
+    problem = SimpleNamespace(state_name="demand")
+    same = SimpleNamespace(follow_action=0.0, robust_action=0.0, robust_gap=0.25, follow_worst_in_ball=0.25)
+    text = seeing_text(problem, same, 100)
+    assert "are the same action (0.00)" in text and "cliff just past" not in text
+    cliff = SimpleNamespace(follow_action=3.0, robust_action=2.0, robust_gap=0.25, follow_worst_in_ball=3.0)
+    assert "falls off a cliff just past ŝ (worst 3.00" in seeing_text(problem, cliff, 100)
+    mild = SimpleNamespace(follow_action=3.0, robust_action=2.0, robust_gap=0.25, follow_worst_in_ball=0.6)
+    assert "has no cliff here (worst 0.60" in seeing_text(problem, mild, 100)

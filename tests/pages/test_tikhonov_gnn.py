@@ -111,3 +111,16 @@ def test_a_stopped_live_run_shows_its_partial_model():
     assert run.result.stopped and 1 <= run.result.epoch.size < run.result.config.epochs
     assert any("Stopped after epoch" in c.value for c in at.caption)
     assert any("stopped at epoch" in m for m in at.dataframe[0].value["model"])
+
+
+def test_the_default_view_says_when_accuracy_does_not_separate_the_models():
+    from core.tikhonov_gnn.view import load_view
+    from pages.tikhonov_gnn import SAME_ACCURACY, no_difference_note
+
+    at = apptest.open_page("tikhonov_gnn")
+    shipped = load_view("motifs").accuracy      # the default dataset: GCN and GIN at 1.000, Tikhonov 0.988
+    spread = max(shipped.values()) - min(shipped.values())
+    notes = [c.value for c in at.caption if "does not tell the models apart" in c.value]
+    assert (spread < SAME_ACCURACY) == bool(notes)
+    note = no_difference_note("motifs", {"a": 0.99, "b": 1.0})
+    assert "within 0.010" in note and "They differ most on" in note
