@@ -119,7 +119,11 @@ SYSTEMS = (
                                        "core.geto_lp")),
     System("graph_clustering", "Graph foundation model for clustering", THEMES[3],
            "A label-free graph foundation model pretrains unified subgraph prototypes on a source domain and "
-           "clusters a target graph after a short distribution-aware fine-tune."),
+           "clusters a target graph after a short distribution-aware fine-tune.",
+           long=("transfer_run", "pretrain", "adapt", "from_scratch", "cluster_graphs", "dmon_labels", "daegc_labels"),
+           page="pages.graph_clustering", warm=("torch", "torch_geometric", "torch_geometric.nn", "networkx",
+                                                "sklearn.cluster", "core.graph_clustering",
+                                                "core.graph_clustering.network")),
     System("occupancy_irl", "Occupancy-space reward updates for IRL", THEMES[5],
            "Preconditioning the IRL dual gradient with the Fisher information along the occupancy geodesic "
            "turns the reward update into a convex interpolation towards a target reward.",

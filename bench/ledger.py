@@ -28,7 +28,8 @@ from bench.report import RESULTS, write_results  # noqa: E402
 # Systems whose bench derives verdicts from a results file it stores (bench/<key>.py: table, verdicts).
 LEDGER = ("looped_lm", "distributional_steering", "interestingness", "quantum_ng", "robust_decisions", "geto_lp",
           "tikhonov_gnn", "grace", "mcr2", "kernel_conformal",
-          "occupancy_irl", "malora", "uncertainty_shapley", "class_il")
+          "occupancy_irl", "malora", "uncertainty_shapley", "class_il", "graph_clustering",
+          "driving_world_model", "lvqmark", "hebbian_memory", "latent_world_action")
 
 
 def committed_date(path: Path) -> str | None:

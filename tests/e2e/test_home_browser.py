@@ -37,7 +37,7 @@ def full_screenshot(page, path):
     page.wait_for_timeout(300)
     page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
     height = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": 1440, "height": min(int(height) + 40, 6000)})
+    page.set_viewport_size({"width": 1280, "height": min(int(height) + 40, 6000)})   # a projector's width
     page.wait_for_timeout(800)  # let fonts, icons, charts and the relayout settle before the picture
     path.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(path))
