@@ -92,7 +92,11 @@ SYSTEMS = (
            page="pages.robust_decisions", warm=("sklearn.linear_model", "sklearn.cluster", "core.robust_decisions")),
     System("latent_world_action", "Latent world-action policy", THEMES[5],
            "Latent queries between perception and action, aligned with a training-only posterior branch that "
-           "sees future frames, teach a policy world dynamics without generating pixels."),
+           "sees future frames, teach a policy world dynamics without generating pixels.",
+           long=("train_policy", "train_live", "evaluate_policy", "compute_latents", "policy_view", "latent_picture",
+                 "ms_per_action", "make_dataset", "rollout", "episodes_view"),
+           page="pages.latent_world_action", warm=("torch", "sklearn.linear_model", "sklearn.decomposition",
+                                                   "core.latent_world_action", "core.latent_world_action.model")),
     System("kernel_conformal", "Multivariate kernel conformal score", THEMES[2],
            "A kernel score shaped like a GP posterior variance gives multivariate conformal regions that "
            "follow the residuals' geometry, with exact coverage.",
