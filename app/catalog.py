@@ -114,7 +114,10 @@ SYSTEMS = (
            "richer representations, teacher-forcing fine-tuning stabler rollouts."),
     System("hebbian_memory", "Hebbian ordinal geometry in working memory", THEMES[4],
            "A meta-trained RNN with fast Hebbian plasticity folds ordinal position into an orthogonal 2-D code "
-           "of chunk rank and within-chunk rank, as seen in neural recordings."),
+           "of chunk rank and within-chunk rank, as seen in neural recordings.",
+           long=("transfer_run", "meta_train", "ordinal_geometry", "evaluate_recall", "train_predictor",
+                 "write_assets", "train_networks"),
+           page="pages.hebbian_memory", warm=("torch", "sklearn.linear_model", "core.hebbian_memory")),
     System("geto_lp", "GETO-LP Wasserstein barycenters", THEMES[2],
            r"An exact LP for fixed-support barycenters on $d$-dimensional grids with $O(dMN^{1+1/d})$ "
            r"variables instead of $O(MN^2)$.",
