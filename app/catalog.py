@@ -72,7 +72,11 @@ SYSTEMS = (
                                         "core.class_il")),
     System("lvqmark", "Local VQ-VAE watermarks for time series", THEMES[1],
            "Detection in which each recovered unit depends only on a local window keeps the null "
-           "distribution fixed under post-editing attacks."),
+           "distribution fixed under post-editing attacks.",
+           long=("tokenizer_run", "detection_run", "train_tokenizer", "train_prior", "train_robust", "detect",
+                 "quality_scores", "write_assets", "view_arrays", "train_system"),
+           page="pages.lvqmark", warm=("torch", "sklearn.neural_network", "core.lvqmark.training",
+                                       "core.lvqmark.store")),
     System("quantum_ng", "Locality-aware quantum natural gradient", THEMES[6],
            "A truncated-Pauli, support-masked QFIM surrogate from one classical-shadow dataset converges "
            "better per shot than SGD, Adam, block-diagonal QNG and RNG.",

@@ -1,0 +1,243 @@
+"""lvqmark benchmark: detection power and null drift under every attack, local against global re-encoding.
+
+    python bench/lvqmark.py              # measure (about 10-15 minutes on 2 busy cores; needs the shipped assets)
+    python bench/lvqmark.py --verdicts   # re-derive the verdicts from the stored numbers
+
+For every dataset, encoder (local L-VQVAE, global attention), attack and strength (0.05, 0.3): TPR and
+FPR at FPR 1e-3 on chunks of 1000 windows (the reference's sample size) against the clean-calibrated
+null, and the null drift Δμ₀ with its paired 95% interval; the δ = 0 and wrong-key controls; the
+tokenizers' locality; quality with and without the watermark (and a uniform-noise control). Speed:
+robust re-encoding by the local system against the global one (the anchor) on the same windows, as a
+ratio of median times in one run. Writes bench/results/lvqmark.json and .md.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.report import RESULTS, write_results  # noqa: E402
+from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
+
+KEY = "lvqmark"
+COMMAND = "python bench/lvqmark.py"
+STRENGTHS = (0.05, 0.3)
+N_WINDOWS, CHUNK = 10000, 1000
+ENCODERS = ("local", "global")
+
+
+def detection(dataset: str, encoder: str) -> dict:
+    from core.lvqmark import ATTACKS, DetectConfig, detect, load_watermarker
+
+    system = load_watermarker(dataset, encoder)
+    cfg = DetectConfig(n_windows=N_WINDOWS, chunk=CHUNK)
+    d = detect(system, cfg, ATTACKS[1:], STRENGTHS, seed=0)
+    keep = ("g_wm", "g_nowm", "drift", "drift_low", "drift_high", "tpr", "tpr_low", "tpr_high", "fpr", "fpr_low",
+            "fpr_high")
+    out = {"rows": [f"{a}@{s:g}" for a, s in zip(d.attacks, d.strengths)], "mu0": d.mu0, "sigma0": d.sigma0,
+           **{k: getattr(d, k).tolist() for k in keep},
+           "z_wm_mean": d.z_wm.mean(1).tolist(), "z_nowm_mean": d.z_nowm.mean(1).tolist()}
+    controls = {}
+    for name, change in (("delta0", {"delta": 0.0}), ("wrong_key", {"detect_key": 777})):
+        c = detect(system, cfg.replace(n_windows=4000, chunk=CHUNK, **change), (), seed=1)
+        controls[name] = {"z_empirical": c.z_wm[0].tolist(), "z_analytic": c.analytic_wm[0].tolist(), "tpr": float(c.tpr[0])}
+    out["controls"] = controls
+    return out
+
+
+def locality(dataset: str) -> dict:
+    from core.lvqmark import load_series, load_watermarker, locality_map, make_windows
+
+    test = make_windows(load_series(dataset)).test[:20]
+    out = {}
+    for encoder in ENCODERS:
+        tok = load_watermarker(dataset, encoder).tokenizer
+        maps = [locality_map(tok, x) for x in test]
+        out[encoder] = {
+            "changed_outside_window": float(np.mean([m.changed[~m.window].mean() for m in maps])),
+            "shifted_outside_window": float(np.mean([(m.shift[~m.window] > 0).mean() for m in maps])),
+            "codes_changed_per_edit": float(np.mean([m.changed.sum(1).mean() for m in maps])),
+            "codes_changed_in_window": float(np.mean([m.changed[m.window].mean() for m in maps]))}
+    return out
+
+
+def quality(dataset: str) -> dict:
+    from core.lvqmark import load_series, load_watermarker, make_windows, quality_scores
+    from core.common.seeding import derive_rng
+
+    test = make_windows(load_series(dataset)).test
+    out = {}
+    for encoder in ENCODERS:
+        system = load_watermarker(dataset, encoder)
+        out[encoder] = {}
+        for name, delta in (("watermarked", 4.0), ("clean", 0.0)):
+            g = system.generate(1000, delta, 12345, seed=7)
+            out[encoder][name] = vars(quality_scores(test, g.series, seed=0))
+    noise = derive_rng(0, "noise", dataset).uniform(-1, 1, (1000,) + test.shape[1:])
+    out["noise_control"] = vars(quality_scores(test, noise, seed=0))
+    return out
+
+
+def speed() -> dict:
+    from core.lvqmark import load_watermarker
+
+    times = {}
+    for encoder in ENCODERS:
+        system = load_watermarker("energy", encoder)
+        x = system.generate(4000, 4.0, 12345, seed=3).series
+        runs = []
+        for _ in range(5):
+            t = time.perf_counter()
+            system.robust.predict(x)
+            runs.append(time.perf_counter() - t)
+        times[encoder] = float(np.median(runs))
+    return {"robust_reencode_4000_windows_s": times, "ratio_local_over_global": times["local"] / times["global"]}
+
+
+def table(result: dict) -> str:
+    lines = ["| dataset | condition | TPR local [95%] | TPR global [95%] | FPR local | FPR global | Δμ₀ local [95%] | Δμ₀ global [95%] |",
+             "|---|---|---|---|---|---|---|---|"]
+    for ds, by in result["detection"].items():
+        lo, gl = by["local"], by["global"]
+        for i, row in enumerate(lo["rows"]):
+            lines.append(f"| {ds} | {row} | {lo['tpr'][i]:.2f} [{lo['tpr_low'][i]:.2f}, {lo['tpr_high'][i]:.2f}] | "
+                         f"{gl['tpr'][i]:.2f} [{gl['tpr_low'][i]:.2f}, {gl['tpr_high'][i]:.2f}] | {lo['fpr'][i]:.2f} | "
+                         f"{gl['fpr'][i]:.2f} | {lo['drift'][i]:+.4f} [{lo['drift_low'][i]:+.4f}, {lo['drift_high'][i]:+.4f}] | "
+                         f"{gl['drift'][i]:+.4f} [{gl['drift_low'][i]:+.4f}, {gl['drift_high'][i]:+.4f}] |")
+    lines += ["", "| dataset | encoder | codes changed outside the edited windows | codes changed per edit |", "|---|---|---|---|"]
+    for ds, by in result["locality"].items():
+        for enc, m in by.items():
+            lines.append(f"| {ds} | {enc} | {m['changed_outside_window']:.3f} | {m['codes_changed_per_edit']:.2f} |")
+    lines += ["", "| dataset | encoder | generation | discriminative | predictive | correlational |", "|---|---|---|---|---|---|"]
+    for ds, by in result["quality"].items():
+        for enc, kinds in by.items():
+            if enc == "noise_control":
+                kinds = {"uniform noise": kinds}
+            for kind, q in kinds.items():
+                lines.append(f"| {ds} | {enc} | {kind} | {q['discriminative']:.3f} | {q['predictive']:.3f} | "
+                             f"{q['correlational']:.3f} |")
+    s = result["speed"]
+    lines += ["", f"Speed: robust re-encoding local / global = {s['ratio_local_over_global']:.2f} (4000 windows)."]
+    return "\n".join(lines) + "\n"
+
+
+def _conditions(result: dict, encoder: str):
+    for ds, by in result["detection"].items():
+        d = by[encoder]
+        for i, row in enumerate(d["rows"]):
+            if not row.startswith("none"):
+                yield ds, row, i, d
+
+
+def verdicts(result: dict) -> list:
+    """One verdict per claim in ``core.lvqmark.CLAIMS``, from the numbers in ``result`` alone."""
+    out = []
+    loc = result["locality"]
+    local_out = max(v["local"]["changed_outside_window"] for v in loc.values())
+    global_out = min(v["global"]["changed_outside_window"] for v in loc.values())
+    out.append(verdict("local_tokens", REPRODUCED if local_out == 0 and global_out > 0 else NOT_REPRODUCED,
+                       f"local {local_out:.3f} vs global ≥ {global_out:.3f} codes changed outside the edit's windows",
+                       f"Over 20 test windows of each of {len(loc)} datasets, editing one step changed no local code "
+                       f"outside the windows holding it (max share {local_out:.3f}); the global encoder (control) "
+                       f"changed {global_out:.3f} or more of them. Locality is a property of the architecture (an "
+                       "untrained local encoder has it too: tests/core/lvqmark/test_models.py).", command=COMMAND))
+    g = list(_conditions(result, "global"))
+    up = [f"{ds} {row}" for ds, row, i, d in g if d["drift_low"][i] > 0]
+    down = [f"{ds} {row}" for ds, row, i, d in g if d["drift_high"][i] < 0]
+    fpr_bad = [f"{ds} {row}" for ds, row, i, d in g if d["fpr_low"][i] > 0.01]
+    status = (REPRODUCED if up and down and fpr_bad else PARTLY if (up or down) else NOT_REPRODUCED)
+    out.append(verdict("null_drift_global", status,
+                       f"{len(up)} up, {len(down)} down of {len(g)} conditions; FPR above 1% in {len(fpr_bad)}",
+                       f"Global system: Δμ₀ significantly > 0 in {len(up)} and < 0 in {len(down)} of {len(g)} "
+                       f"(dataset, attack, strength) conditions (paired 95% intervals); FPR at the clean threshold "
+                       f"significantly above 1% in {len(fpr_bad)}: {', '.join(fpr_bad[:6]) or 'none'}.", command=COMMAND))
+    pairs = [(abs(d["drift"][i]), abs(result["detection"][ds]["global"]["drift"][i]), d["fpr"][i],
+              result["detection"][ds]["global"]["fpr"][i]) for ds, row, i, d in _conditions(result, "local")]
+    smaller = np.mean([a < b for a, b, _, _ in pairs])
+    fpr_l, fpr_g = np.mean([p[2] for p in pairs]), np.mean([p[3] for p in pairs])
+    status = (REPRODUCED if smaller >= 0.75 and fpr_l <= fpr_g else
+              PARTLY if smaller >= 0.6 or fpr_l < fpr_g else NOT_REPRODUCED)
+    out.append(verdict("local_stabilises_null", status,
+                       f"local |Δμ₀| smaller in {smaller:.0%} of {len(pairs)} conditions; mean FPR {fpr_l:.3f} vs {fpr_g:.3f}",
+                       f"Same data, budget and robust-encoder recipe for both; local |Δμ₀| below global's in {smaller:.0%} "
+                       f"of conditions (chance level is 50%), mean FPR at the clean threshold local {fpr_l:.3f}, global "
+                       f"{fpr_g:.3f} (target 0.001). The local system's null drifts too, in both directions (crop 0.3 "
+                       "and strong offsets raise it on every dataset): locality of the tokens did not carry over to "
+                       "a stable null after robust re-encoding. Small models (K = 32, T = 24, about a minute of "
+                       "training each): a narrower setting than the paper's.", command=COMMAND))
+    lc = list(_conditions(result, "local"))
+    clean = {ds: by["local"]["tpr"][0] for ds, by in result["detection"].items()}
+    held = np.mean([d["tpr"][i] >= 0.8 for ds, row, i, d in lc])
+    d0 = [abs(np.mean(by[e]["controls"]["delta0"]["z_empirical"])) for by in result["detection"].values()
+          for e in ENCODERS]
+    wk = {f"{ds} {e}": float(np.mean(by[e]["controls"]["wrong_key"]["z_empirical"]))
+          for ds, by in result["detection"].items() for e in ENCODERS}
+    wrong_fires = [k for ds, by in result["detection"].items() for e in ENCODERS
+                   if by[e]["controls"]["wrong_key"]["tpr"] > 0.1 for k in [f"{ds} {e}"]]
+    d0_ok, wk_ok = max(d0) < 2.0, max(abs(v) for v in wk.values()) < 2.0
+    gl_held = np.mean([d["tpr"][i] >= 0.8 for ds, row, i, d in _conditions(result, "global")])
+    weak = [f"{ds} {row}" for ds, row, i, d in lc if d["tpr"][i] < 0.8]
+    status = (REPRODUCED if min(clean.values()) == 1.0 and held >= 0.8 and d0_ok and wk_ok else
+              PARTLY if held >= 0.8 and d0_ok else NOT_REPRODUCED)
+    out.append(verdict("detection_power", status,
+                       f"local TPR ≥ 0.8 in {held:.0%} of attacked conditions (global {gl_held:.0%}); wrong-key |z| up to "
+                       f"{max(abs(v) for v in wk.values()):.0f}",
+                       f"Clean TPR per dataset (local): {', '.join(f'{k} {v:.2f}' for k, v in clean.items())}; "
+                       f"attacked conditions with TPR ≥ 0.8: local {held:.0%} (fails: {', '.join(weak) or 'none'}), "
+                       f"global {gl_held:.0%}. Control δ = 0: largest |mean z| {max(d0):.2f} (passes). Control wrong "
+                       f"key (777): mean z {', '.join(f'{k} {v:+.1f}' for k, v in wk.items())}; it fires (TPR > 0.1) "
+                       f"on {', '.join(wrong_fires) or 'none'}. One fixed green half of K = 32 codes for every "
+                       "context means a wrong key's z follows its overlap with the right half, and at 1000 windows "
+                       "that bias is tens of standard errors: detection is not key-specific at this codebook size. "
+                       f"Chunks of {CHUNK} windows, δ = 4.", command=COMMAND))
+    q = result["quality"]
+    gaps = [abs(by["local"]["watermarked"]["discriminative"] - by["local"]["clean"]["discriminative"]) for by in q.values()]
+    noise_worse = all(by["noise_control"]["discriminative"] > max(by["local"]["watermarked"]["discriminative"], 0.3)
+                      for by in q.values())
+    pred_ratio = [by["local"]["watermarked"]["predictive"] / by["local"]["clean"]["predictive"] for by in q.values()]
+    ok = max(gaps) < 0.1 and max(pred_ratio) < 1.25
+    saturated = sum(by[e][k]["discriminative"] >= 0.49 for by in q.values() for e in ENCODERS
+                    for k in ("watermarked", "clean"))
+    out.append(verdict("quality_preserved", REPRODUCED if ok and noise_worse else PARTLY if ok or max(gaps) < 0.2
+                       else NOT_REPRODUCED,
+                       f"largest discriminative gap {max(gaps):.3f}; predictive ratio ≤ {max(pred_ratio):.2f}",
+                       f"Local system, watermarked (δ = 4) against clean generations from the same prior: "
+                       f"discriminative-score gaps {', '.join(f'{x:.3f}' for x in gaps)}, predictive-score ratios "
+                       f"{', '.join(f'{x:.2f}' for x in pred_ratio)}. But the discriminative score is saturated "
+                       f"({saturated} of {4 * len(q)} generations are told from real windows perfectly, watermarked or "
+                       f"not: our tiny generators are far from the data) and uniform noise is not scored worse on "
+                       f"every dataset ({noise_worse}), so the scores cannot show a loss of quality here; the "
+                       "predictive score alone says the watermark costs little. Our scikit-learn scores, not "
+                       "TimeGAN's GRU ones.", command=COMMAND))
+    return out
+
+
+def main() -> int:
+    from core.lvqmark import DATASETS
+
+    if "--verdicts" in sys.argv[1:]:
+        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
+        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+    t0 = time.perf_counter()
+    result = {"detection": {}, "locality": {}, "quality": {}}
+    for ds in DATASETS:
+        result["detection"][ds] = {enc: detection(ds, enc) for enc in ENCODERS}
+        result["locality"][ds] = locality(ds)
+        result["quality"][ds] = quality(ds)
+        print("done", ds, round(time.perf_counter() - t0), flush=True)
+    result["speed"] = speed()
+    result["scale"] = {"n_windows": N_WINDOWS, "chunk": CHUNK, "strengths": list(STRENGTHS), "delta": 4.0,
+                       "key": 12345, "window": 24, "codebook": 32}
+    result["wall_s"] = time.perf_counter() - t0
+    return write_results(KEY, result, table(result), verdicts=verdicts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
