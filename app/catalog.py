@@ -115,7 +115,11 @@ SYSTEMS = (
                                                    "statsmodels.datasets.macrodata", "core.uncertainty_shapley")),
     System("driving_world_model", "Hierarchical driving world model", THEMES[1],
            "A coarse long-horizon predictor conditions a detailed generator; diffusion-forcing pretraining gives "
-           "richer representations, teacher-forcing fine-tuning stabler rollouts."),
+           "richer representations, teacher-forcing fine-tuning stabler rollouts.",
+           long=("finetune_and_evaluate", "evaluate", "train", "compute_view", "write_view", "make_dataset",
+                 "ship_checkpoints", "rollout", "hierarchical_rollout", "counterfactual_truth"),
+           page="pages.driving_world_model", warm=("torch", "sklearn.linear_model", "scipy.stats",
+                                                   "core.driving_world_model")),
     System("hebbian_memory", "Hebbian ordinal geometry in working memory", THEMES[4],
            "A meta-trained RNN with fast Hebbian plasticity folds ordinal position into an orthogonal 2-D code "
            "of chunk rank and within-chunk rank, as seen in neural recordings.",

@@ -21,6 +21,7 @@ from core.class_il.ship import shipped_view
 from core.common.results import result_to_dict
 
 SYSTEM = BY_KEY["class_il"]
+LIVE: dict = {}   # the sweep and synthetic panels show by default
 
 
 @st.cache_data(show_spinner=False)

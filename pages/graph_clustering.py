@@ -22,6 +22,7 @@ from core.graph_clustering.ship import TARGET as SHIPPED_TARGET
 from core.graph_clustering.ship import shipped_run
 
 SYSTEM = BY_KEY["graph_clustering"]
+LIVE: dict = {}   # the transfer panel shows by default
 SOURCES = ("csbm_source", "csbm_easy", "lfr", "karate", "er_control")
 TARGETS = ("csbm_weak_features", "csbm_shifted", "lfr", "csbm_easy", "karate", "er_control", "csbm_source")
 

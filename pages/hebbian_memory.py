@@ -16,6 +16,7 @@ from core.hebbian_memory.ship import shipped_summary, shipped_view
 from core.hebbian_memory.transfer import TransferConfig, transfer_run
 
 SYSTEM = BY_KEY["hebbian_memory"]
+LIVE: dict = {}   # the transfer panel shows by default
 GEOMETRIES = {"plastic": "Hebb-RNN, explicit chunk cues", "untrained": "Untrained Hebb-RNN (control)",
               "plastic_predicted": "Hebb-RNN, predictive-module cues"}
 THRESHOLDS = {"cos_axes": 0.3, "top2": 0.7, "ccgp": 0.7}

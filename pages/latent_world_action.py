@@ -17,6 +17,7 @@ from core.latent_world_action.train import ALIGN_MODES, VARIANT_LABELS, VARIANTS
 from core.latent_world_action.views import VIEW_EPISODES, shipped_view, train_live
 
 SYSTEM = BY_KEY["latent_world_action"]
+LIVE: dict = {}   # the training panel shows by default
 SHORT = {"prior": "prior (Being-H0.7)", "no_align": "no alignment", "direct": "direct (no slots)",
          "pixel": "pixel rollout"}
 

@@ -20,6 +20,7 @@ from core.lvqmark.views import VIEW_STRENGTHS, load_view
 from core.lvqmark.watermark import THRESHOLD
 
 SYSTEM = BY_KEY["lvqmark"]
+LIVE: dict = {}   # the tokenizer and detection panels show by default
 ENCODER_LABELS = {"local": "local (L-VQVAE)", "global": "global attention"}
 
 

@@ -21,6 +21,7 @@ from core.malora.tasks import FAMILIES, FAMILY_LABELS
 from core.malora.views import merge_view
 
 SYSTEM = BY_KEY["malora"]
+LIVE: dict = {"seed": 1}   # another seed than the shipped one shows the merge and sweep panels
 ROW_LABELS = {**METHOD_LABELS, "base": "base head (no adapter)", "peft_linear": "peft linear (A, B merged apart)",
               "grid_oracle": "grid oracle (best α on the union)"}
 SHORT = {"malora": "MaLoRA", "task_arithmetic": "task arith.", "ties": "TIES", "dare_linear": "DARE lin.",

@@ -19,6 +19,7 @@ from core.occupancy_irl.ship import SEED as SHIPPED_SEED
 from core.occupancy_irl.ship import shipped_exports, shipped_run
 
 SYSTEM = BY_KEY["occupancy_irl"]
+LIVE: dict = {"seed": 1}   # another seed than the shipped one shows the run panel
 DEMO_LABELS = {"exact": "exact expert occupancy", "sampled": "sampled trajectories"}
 TOL = 1e-6
 

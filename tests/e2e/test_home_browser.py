@@ -43,27 +43,34 @@ def full_screenshot(page, path):
     page.screenshot(path=str(path))
 
 
-def test_built_pages_open_from_their_card(app_url, browser_page, shots):
-    built = [s for s in SYSTEMS if s.built]
+BUILT = [s for s in SYSTEMS if s.built]
+
+
+@pytest.mark.parametrize("system", BUILT, ids=[s.key for s in BUILT])
+def test_a_built_page_opens_and_draws_its_figure(app_url, browser_page, shots, system):
     page = browser_page
-    for system in built:
-        page.goto(f"{app_url}/{system.key}", wait_until="domcontentloaded")
-        page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)
-        if system.key == "interestingness":   # the study admin is behind its password
-            page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
-            page.get_by_label("Admin password").press("Enter")
-        page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
-        page.wait_for_function("document.querySelectorAll('[data-testid=\"stSpinner\"]').length == 0")
-        assert page.locator('[data-testid="stException"]').count() == 0
-        full_screenshot(page, shots / f"{system.key}.png")
-    for system in built:  # and each card's link leads to its page
+    page.goto(f"{app_url}/{system.key}", wait_until="domcontentloaded")
+    page.get_by_role("heading", name=system.title).first.wait_for(timeout=60_000)
+    if system.key == "interestingness":   # the study admin is behind its password
+        page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
+        page.get_by_label("Admin password").press("Enter")
+    page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+    page.wait_for_function("document.querySelectorAll('[data-testid=\"stSpinner\"]').length == 0")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    full_screenshot(page, shots / f"{system.key}.png")
+
+
+@pytest.mark.timeout(900)   # one home page and one click per built system (19 when all are built)
+def test_every_card_leads_to_its_page(app_url, browser_page):
+    page = browser_page
+    for system in BUILT:
         page.goto(app_url, wait_until="domcontentloaded")
         page.get_by_role("heading", name="Paperlab").first.wait_for(timeout=30_000)
         links = page.locator('a[data-testid="stPageLink-NavLink"]')
-        expect(links).to_have_count(len(built), timeout=30_000)  # cards stream in; wait for all
+        expect(links).to_have_count(len(BUILT), timeout=60_000)  # cards stream in; wait for all
         link = links.filter(has_text="Open").and_(page.locator(f'[href="{system.key}"]'))
         link.click()
-        page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)
+        page.get_by_role("heading", name=system.title).first.wait_for(timeout=60_000)
         assert page.url.rstrip("/").endswith(f"/{system.key}")
 
 

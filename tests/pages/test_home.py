@@ -51,8 +51,9 @@ def test_every_registered_page_renders_with_defaults(system):
     for claim, verdict in entries:
         assert strip_line(claim, verdict) in texts, (system.key, claim.id)
         assert verdict.figure.replace("*", "") in strip_line(claim, verdict).replace("\\", "").replace("*", "")
-    if system.key == "interestingness":   # the study's admin view: nothing before the password
-        assert not at.get("plotly_chart") and not at.dataframe
+    if system.key == "interestingness":   # the study's admin view: only the simulated demo before the password
+        assert [c.key for c in at.get("plotly_chart")] == ["chart-demo-per-item", "chart-demo-dist"]
+        assert not at.dataframe and "simulated" in at.info[0].value
         assert any("admin is locked" in w.value for w in at.warning) or at.text_input
         return
     # The first view draws numbers: a chart with a finite data series, and numeric read-outs.

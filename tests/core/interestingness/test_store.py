@@ -145,7 +145,8 @@ def test_an_older_database_is_upgraded_and_keeps_its_data(db_url):
     assert sa.inspect(store.engine).has_table("llm_ratings")
     with store.engine.connect() as c:
         assert c.execute(sa.select(m.Problem.id)).scalars().all() == ["old1"]
-        assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0004"
+        assert c.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0005"
+    assert sa.inspect(store.engine).has_table("admin_backoff")     # the back-off every replica shares
     (old_study,) = store.studies()                   # the study's snapshot is backfilled from the library
     assert store.study_problems(old_study["id"]) == [{"id": "old1", "statement": "s", "topic": "algebra",
                                                       "difficulty": 1, "source": "original", "answer": None}]
