@@ -90,23 +90,25 @@ def run_case(case: dict) -> dict:
 
 # The sweep for bench/run.py (python -m bench.run geto_lp [--grid full] [--engine ray]): every solver on every
 # grid as an independent cell, digits and seeded dense inputs; the same cases main() runs one process each.
-SWEEP_GRIDS = ("small", "full")
-SWEEP_SEEDS = {"small": (1, 2), "full": (DENSE_SEED, 19, 20)}
+SWEEP_GRIDS = ("small", "medium", "full")
+SWEEP_SEEDS = {"small": (1, 2), "medium": (DENSE_SEED, 19, 20), "full": (DENSE_SEED, 19, 20)}
+SWEEP_SIZES = {"small": ((6, 8), (6,)), "medium": ((12, 16, 20), (12, 16)), "full": (GRIDS, DENSE_GRIDS)}
 MEASURED = ("seconds", "rss_rise_mb", "peak_rss_mb", "build_seconds", "solve_seconds", "recover_plans_seconds",
             "emd2_seconds")
 
 
 def sweep(grid: str) -> list:
-    """The cells of a sweep grid: ``small`` (6² and 8², seconds in all) or ``full`` (the bench's grids)."""
+    """The cells of a sweep grid: ``small`` (6² and 8², seconds in all), ``medium`` (12² to 20², about a minute
+    here: the size at which engines are compared) or ``full`` (the bench's grids)."""
     from bench.run import Cell
 
-    sizes, dense_sizes = ((6, 8), (6,)) if grid == "small" else (GRIDS, DENSE_GRIDS)
+    sizes, dense_sizes = SWEEP_SIZES[grid]
     cells = []
     for n in sizes:
         cells.append(Cell(f"digits-{n:02d}-geto_lp", {"method": "geto_lp", "n": n, "score": True}))
         if len(DIGITS) * n**4 + n * n <= POT_LP_MAX_VARIABLES:
             cells.append(Cell(f"digits-{n:02d}-pot_lp", {"method": "pot_lp", "n": n}))
-        for reg in (0.01, 0.002) if grid == "full" else (0.05,):
+        for reg in {"small": (0.05,), "medium": (0.01,), "full": (0.01, 0.002)}[grid]:
             cells.append(Cell(f"digits-{n:02d}-convolutional-{reg}", {"method": "convolutional", "n": n, "reg": reg}))
     for n in dense_sizes:
         for seed in SWEEP_SEEDS[grid]:
