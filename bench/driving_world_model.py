@@ -13,7 +13,6 @@ as ratios of median times in one run.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -23,7 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import rederive_verdicts, write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 
 KEY = "driving_world_model"
@@ -244,8 +243,7 @@ def verdicts(result: dict) -> list:
 
 def main() -> int:
     if "--verdicts" in sys.argv[1:]:
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts)
     t0 = time.perf_counter()
     result = {"evaluations": evaluations(), "probes": probes(), "truth_steering": truth_steering(), "speed": speed(),
               "scale": {"eval_seeds": list(EVAL_SEEDS), "episodes": N_EPISODES, "horizon": 32, "contexts": 8,

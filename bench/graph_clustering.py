@@ -10,7 +10,6 @@ as a ratio of wall times in one run. Intervals are 95% t intervals over seeds (p
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -22,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import rederive_verdicts, write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 
 KEY = "graph_clustering"
@@ -243,8 +242,7 @@ def verdicts(result: dict) -> list:
 
 def main() -> int:
     if "--verdicts" in sys.argv[1:]:
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts)
     t0 = time.perf_counter()
     result = {"transfer": transfer(), "speed": speed(), "label_free": label_free(), "graph_level": graph_level(),
               "scale": {"source": SOURCE, "targets": list(TARGETS), "control": CONTROL, "seeds": list(SEEDS),

@@ -12,7 +12,6 @@ bench/results/hebbian_memory.json and .md. Speed: one forward + backward pass of
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import rederive_verdicts, write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 
 KEY = "hebbian_memory"
@@ -244,8 +243,7 @@ def verdicts(result: dict) -> list:
 
 def main() -> int:
     if "--verdicts" in sys.argv[1:]:
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts)
     t0 = time.perf_counter()
     jobs = [(seed, name) for name in NETS for seed in SEEDS if seed != 0]   # seed 0: the shipped networks
     with ProcessPoolExecutor(max_workers=4) as pool:

@@ -9,7 +9,6 @@ Writes bench/results/kernel_conformal.json and .md. Speed: MKS scoring against t
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import rederive_verdicts, write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, not_tested, verdict  # noqa: E402
 
 KEY = "kernel_conformal"
@@ -163,8 +162,7 @@ def verdicts(result: dict) -> list:
 
 def main() -> int:
     if "--verdicts" in sys.argv[1:]:
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts)
     t0 = time.perf_counter()
     result = {"identities": identities(), "coverage": coverage(), "sweeps": sweeps(), "speed": speed(),
               "scale": {"n_fit": 400, "n_cal": 400, "n_test": 1000, "mc_samples": 20000, "seeds": N_SEEDS,

@@ -24,7 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import RESULTS, rederive_verdicts, write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 
 KEY = "latent_world_action"
@@ -217,8 +217,7 @@ def main() -> int:
         stored["speed"] = speed()
         return write_results(KEY, stored, table(stored), verdicts=verdicts)
     if "--verdicts" in sys.argv[1:]:
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts)
     t0 = time.perf_counter()
     result = {"models": models(), "references": references(), "graph": graph(), "speed": speed(),
               "scale": {"eval_seeds": list(EVAL_SEEDS), "episodes": EPISODES, "probe_episodes": PROBE_EPISODES,

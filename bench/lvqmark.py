@@ -13,7 +13,6 @@ ratio of median times in one run. Writes bench/results/lvqmark.json and .md.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -23,7 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import rederive_verdicts, write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 
 KEY = "lvqmark"
@@ -223,8 +222,7 @@ def main() -> int:
     from core.lvqmark import DATASETS
 
     if "--verdicts" in sys.argv[1:]:
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts)
     t0 = time.perf_counter()
     result = {"detection": {}, "locality": {}, "quality": {}}
     for ds in DATASETS:

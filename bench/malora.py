@@ -10,7 +10,6 @@ on the same adapters, as a ratio of median times in one run.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -20,7 +19,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import rederive_verdicts, write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 from core.common.results import result_to_dict  # noqa: E402
 
@@ -301,8 +300,7 @@ def verdicts(result: dict) -> list:
 
 def main() -> int:
     if "--verdicts" in sys.argv[1:]:
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts)
     t0 = time.perf_counter()
     result = {"alignment": alignment(), "tradeoff": tradeoff(), "merges": merges(), "speed": speed(),
               "live_run_s": live_runs(),

@@ -49,6 +49,13 @@ def verdict_table(key: str, verdicts: list[Verdict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def rederive_verdicts(key: str, table, verdicts) -> int:
+    """A bench's ``--verdicts``: rewrite its stored results' claims and verdicts from the numbers already there,
+    measuring nothing (what ``python bench/ledger.py <key>`` does for every bench)."""
+    stored = json.loads((RESULTS / f"{key}.json").read_text())
+    return write_results(key, stored, table(stored), verdicts=verdicts)
+
+
 def write_results(key: str, result: dict, markdown: str,
                   verdicts: Callable[[dict], list[Verdict]] | None = None) -> int:
     """Write both files, print the table and the checks; 0 if every check holds, else 1.

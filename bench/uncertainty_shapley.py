@@ -11,7 +11,6 @@ median times in one run.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import rederive_verdicts, write_results  # noqa: E402
 from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 
 KEY = "uncertainty_shapley"
@@ -293,8 +292,7 @@ def verdicts(result: dict) -> list:
 
 def main() -> int:
     if "--verdicts" in sys.argv[1:]:
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts)
     t0 = time.perf_counter()
     result = {"identities": identities(), "estimators": estimators(), "permutation": permutation_sampling(),
               "structure": learned_structure(), "attributions": attribution_tables(), "speed": speed()}
