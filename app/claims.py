@@ -55,13 +55,11 @@ def render() -> None:
     counts = tally(table["status"])
     st.subheader(f"{summary_line(counts)} over {len(table)} claims of "
                  f"{table['key'].nunique()} systems", divider="gray")
-    left, right = st.columns(2)
-    with left:
-        statuses = bound(st.pills, "Status", key="status", options=list(STATUSES), selection_mode="multi",
-                         format_func=lambda s: f"{s} ({counts[s]})", default=[])
-    with right:
-        themes = bound(st.multiselect, "Theme", key="theme", options=[t for t in THEMES if t in set(table["theme"])],
-                       default=[], placeholder="All themes")
+    # One row each: in half a 1024 px column the four status pills were cut off.
+    statuses = bound(st.pills, "Status", key="status", options=list(STATUSES), selection_mode="multi",
+                     format_func=lambda s: f"{s} ({counts[s]})", default=[])
+    themes = bound(st.multiselect, "Theme", key="theme", options=[t for t in THEMES if t in set(table["theme"])],
+                   default=[], placeholder="All themes")
     shown = filtered(table, statuses, themes)
     st.caption(f"Showing {len(shown)} of {len(table)} claims.")
     st.dataframe(shown[list(COLUMNS)].style.map(_colour, subset=["status"]), hide_index=True, width="stretch",

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -19,12 +20,12 @@ from core.driving_world_model.experiment import FinetuneConfig, finetune_and_eva
 from core.driving_world_model.views import ANIMATED, LABELS, shipped_view
 
 SYSTEM = BY_KEY["driving_world_model"]
+LIVE: dict = {}   # the fine-tune panel shows by default
 PROBES = ("speed", "lane", "gap")
 
 
-@st.cache_data(show_spinner=False)
 def cached_view():
-    return shipped_view()
+    return shipped(shipped_view)
 
 
 def picture(frame: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -27,9 +28,8 @@ SOURCES = ("csbm_source", "csbm_easy", "lfr", "karate", "er_control")
 TARGETS = ("csbm_weak_features", "csbm_shifted", "lfr", "csbm_easy", "karate", "er_control", "csbm_source")
 
 
-@st.cache_data(show_spinner=False)
 def cached_run():
-    return shipped_run()
+    return shipped(shipped_run)
 
 
 def palette(labels: np.ndarray) -> list[str]:

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -22,14 +23,12 @@ GEOMETRIES = {"plastic": "Hebb-RNN, explicit chunk cues", "untrained": "Untraine
 THRESHOLDS = {"cos_axes": 0.3, "top2": 0.7, "ccgp": 0.7}
 
 
-@st.cache_data(show_spinner=False)
 def cached_view():
-    return shipped_view()
+    return shipped(shipped_view)
 
 
-@st.cache_data(show_spinner=False)
 def cached_summary():
-    return shipped_summary()
+    return shipped(shipped_summary)
 
 
 def geometry_figure(view: dict, name: str, dims: int) -> go.Figure:

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -26,14 +27,12 @@ SYSTEM = BY_KEY["kernel_conformal"]
 LIVE: dict = {"seed": 1}   # another seed than the shipped one shows the region panel (the sweep panel always shows)
 
 
-@st.cache_data(show_spinner=False)
 def cached_view():
-    return shipped_view()
+    return shipped(shipped_view)
 
 
-@st.cache_data(show_spinner=False)
 def cached_comparison():
-    return shipped_comparison()
+    return shipped(shipped_comparison)
 
 
 def region_figure(v) -> go.Figure:

@@ -8,6 +8,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -22,9 +23,8 @@ SHORT = {"prior": "prior (Being-H0.7)", "no_align": "no alignment", "direct": "d
          "pixel": "pixel rollout"}
 
 
-@st.cache_data(show_spinner=False)
 def cached_view():
-    return shipped_view()
+    return shipped(shipped_view)
 
 
 def episode_figure(view, episode: int) -> go.Figure:

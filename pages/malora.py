@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -30,14 +31,12 @@ SHORT = {"malora": "MaLoRA", "task_arithmetic": "task arith.", "ties": "TIES", "
 LAMS = [1e-1, 1e-2, 1e-3, 1e-4, 1e-5]
 
 
-@st.cache_data(show_spinner=False)
 def cached_merge():
-    return shipped_merge()
+    return shipped(shipped_merge)
 
 
-@st.cache_data(show_spinner=False)
 def cached_sweep():
-    return shipped_sweep()
+    return shipped(shipped_sweep)
 
 
 def _nan(values) -> np.ndarray:

@@ -9,6 +9,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -27,14 +28,12 @@ TOL = 1e-6
 SHIPPED_SOURCE = f"the shipped run (seed {SHIPPED_SEED}, defaults)"
 
 
-@st.cache_data(show_spinner=False)
 def cached_run():
-    return shipped_run()
+    return shipped(shipped_run)
 
 
-@st.cache_resource(show_spinner=False)
 def cached_exports():
-    return shipped_exports()
+    return shipped(shipped_exports)
 
 
 def gap_figure(run) -> go.Figure:

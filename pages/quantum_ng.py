@@ -15,6 +15,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -35,19 +36,16 @@ SHORT = {"sgd": "SGD", "adam": "Adam", "block_qng": "Block QNG", "rng": "Random 
 OPT_COLORS = {"sgd": COLORS[7], "adam": COLORS[1], "block_qng": COLORS[2], "rng": COLORS[4], "surrogate": COLORS[0]}
 
 
-@st.cache_data(show_spinner=False)
 def cached_shipped():
-    return shipped_run()
+    return shipped(shipped_run)
 
 
-@st.cache_data(show_spinner=False)
 def cached_shipped_view():
-    return shipped_view()
+    return shipped(shipped_view)
 
 
-@st.cache_data(show_spinner=False)
 def cached_frontier():
-    return bench_frontier()
+    return shipped(bench_frontier)
 
 
 def per_shot_sentence(errors: dict) -> str:

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app.catalog import BY_KEY
+from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
@@ -26,9 +27,8 @@ GAME_NAMES = {"marginal": "marginal Σⱼ H(Yⱼ | X_S)", "chain": "chain Σⱼ 
               "joint": "joint H(Y | X_S)"}
 
 
-@st.cache_data(show_spinner=False)
 def cached_views():
-    return shipped_views()
+    return shipped(shipped_views)
 
 
 def games_figure(a) -> go.Figure:

@@ -87,6 +87,22 @@ def test_a_page_fits_at_projector_widths(app_url, browser_page, system):
     assert found == {}
 
 
+def test_the_claims_page_fits_at_projector_widths(app_url, browser_page):
+    page = browser_page
+    page.goto(f"{app_url}/claims", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Claims").first.wait_for(timeout=30_000)
+    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=60_000)
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
+    found = {}
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(400)
+        problems = page.evaluate(FIT_CHECK)
+        if problems:
+            found[f"{width}px"] = problems
+    assert found == {}
+
+
 def test_the_check_sees_a_clipped_button_a_broken_word_and_a_cut_label(app_url, browser_page):
     page = browser_page
     page.goto(f"{app_url}/claims", wait_until="domcontentloaded")
@@ -102,7 +118,7 @@ def test_the_check_sees_a_clipped_button_a_broken_word_and_a_cut_label(app_url, 
       label.style.cssText = 'width: 30px; word-break: break-all';
       label.innerText = 'Weighting';
       const chip = document.createElement('span');
-      chip.style.cssText = 'display: inline-block; width: 40px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap';
+      chip.style.cssText = 'display: block; flex-shrink: 0; width: 40px; height: 20px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap';   // stMain is a flex column: an overflow-hidden child would shrink to 0 px
       chip.innerText = 'reproduced';
       main.prepend(box, label, chip);
     }""")
