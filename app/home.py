@@ -28,7 +28,8 @@ def render(system_pages: Mapping[str, "st.Page"]) -> None:
         "human-participant study of how interesting math problems are, to people and to LLMs."
     )
     built = sum(s.key in system_pages for s in SYSTEMS)
-    st.caption(f"{built} of {len(SYSTEMS)} systems ready · the rest are being built and show their claim only")
+    rest = " · the rest are being built and show their claim only" if built < len(SYSTEMS) else ""
+    st.caption(f"{built} of {len(SYSTEMS)} systems ready{rest}")
     for theme, systems in by_theme().items():
         st.subheader(theme, divider="gray")
         for start in range(0, len(systems), CARDS_PER_ROW):

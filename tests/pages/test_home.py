@@ -29,6 +29,9 @@ def test_home_lists_every_system_by_theme():
     assert in_progress == sum(not s.built for s in SYSTEMS)
     assert ready == sum(s.built for s in SYSTEMS)
     assert len(at.get("page_link")) == ready  # links only to built pages
+    count = f"{ready} of {len(SYSTEMS)} systems ready"
+    assert any(t.startswith(count) for t in texts)
+    assert any("the rest are being built" in t for t in texts) == (ready < len(SYSTEMS))
 
 
 @pytest.mark.parametrize("system", [s for s in SYSTEMS if s.built] or [None],
