@@ -34,11 +34,12 @@ import time
 import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from core.common.results import result_to_dict  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "sweeps"
 ENGINES = ("local", "ray")
@@ -103,11 +104,7 @@ def _run_one(key: str, cell: dict) -> dict:
     with threadpool_limits(1):
         out = module.run_cell(Cell(**cell))
     measured = {"cell_seconds": time.perf_counter() - t0, **out.measured}
-    return {"values": _plain(out.values), "measured": _plain(measured)}
-
-
-def _plain(obj: Any) -> Any:
-    return json.loads(json.dumps(obj, default=float, allow_nan=True).replace("NaN", "null"))
+    return {"values": result_to_dict(out.values), "measured": result_to_dict(measured)}   # NaN becomes null
 
 
 def _progress(total: int, initial: int, desc: str):

@@ -158,7 +158,7 @@ def marginals_figure(result, density: np.ndarray, base_samples, dim: int) -> go.
         fig.add_trace(go.Scatter(x=axis, y=marginal, mode="lines", name="exact target", showlegend=k == 0,
                                  line=dict(color=COLORS[2], dash="dash")), row=1, col=k + 1)
     fig.update_xaxes(range=[-3, 3])
-    fig.update_layout(title="Marginals on every coordinate: exact target against the weighted particles", height=320,
+    fig.update_layout(title="Marginals: exact target vs weighted particles", height=320,
                       legend=dict(orientation="h", y=-0.25))
     return fig
 

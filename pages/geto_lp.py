@@ -396,13 +396,14 @@ def main_figure(kind, hist, labels, result) -> go.Figure:
 
 
 def image_grid(images, titles, title) -> go.Figure:
-    fig = make_subplots(rows=1, cols=len(images), subplot_titles=titles, horizontal_spacing=0.02)
+    fig = make_subplots(rows=1, cols=len(images), subplot_titles=titles, horizontal_spacing=0.05)
     for i, image in enumerate(images):
         fig.add_trace(heatmap(image, showscale=i == len(images) - 1), row=1, col=i + 1)
         fig.update_yaxes(autorange="reversed", scaleanchor=f"x{i + 1 if i else ''}", showticklabels=False,
                          showgrid=False, row=1, col=i + 1)
         fig.update_xaxes(showticklabels=False, showgrid=False, row=1, col=i + 1)
     fig.update_layout(title=title, height=340, hovermode="closest", margin=dict(t=100))
+    fig.update_annotations(font_size=11)
     return fig
 
 
@@ -498,7 +499,8 @@ def flows_figure(kind, source, result, which, label) -> go.Figure:
 
 def comparison_figure(kind, result, runs) -> go.Figure:
     shown = [("GETO-LP", result.barycenter)]
-    for key, name in (("pot_lp", "POT LP"), ("convolutional", "convolutional"), ("sinkhorn", "Sinkhorn")):
+    # short names: three images share a third of the page, and longer titles ran into each other
+    for key, name in (("pot_lp", "POT LP"), ("convolutional", "conv."), ("sinkhorn", "Sinkhorn")):
         run = runs.get(key)
         if run is not None and run.status == "ok" and len(shown) < 3:
             gap = run.gap_to_exact if abs(run.gap_to_exact) > 1e-9 else 0.0  # no "-0.0 %" from round-off

@@ -21,6 +21,7 @@ import streamlit as st
 
 from app.catalog import BY_KEY
 from app.ui.auth import admin_gate
+from app.ui.cache import shipped
 from app.ui.plots import COLORS, show
 from app.ui.study import study_secret, study_store
 from app.ui.verdicts import verdict_strip
@@ -92,7 +93,7 @@ def public_preview() -> None:
     """What a visitor without the password sees: the simulated demo's monitor and one item as participants see it."""
     from core.interestingness.demo import load_demo
 
-    demo = load_demo()
+    demo = shipped(load_demo)   # read once per server, not on every rerun of the locked page
     rows = demo["rows"]
     st.info(f"**Public preview: {demo['label']}.** The charts below are the admin's monitor over simulated raters "
             "(no real participant's data); creating studies, links and exports need the admin password below. "

@@ -27,7 +27,9 @@ def test_local_and_ray_write_identical_results(tmp_path):
         assert geto["objective"] == pytest.approx(pot["objective"], rel=1e-6)
     assert by_name["dense-06-seed1-geto_lp"]["objective"] != by_name["dense-06-seed2-geto_lp"]["objective"]
     timings = json.loads(ray.path.with_suffix(".timings.json").read_text())
-    assert timings["engine"] == "ray" and all(t["cell_seconds"] > 0 for t in timings["cells"].values())
+    # times live apart from the results: every cell has its measurements there (their values are not asserted)
+    assert timings["engine"] == "ray" and set(timings["cells"]) == set(by_name)
+    assert all("cell_seconds" in t for t in timings["cells"].values())
 
 
 @pytest.fixture

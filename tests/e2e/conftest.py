@@ -10,7 +10,7 @@ import pytest
 
 from app.server import ROOT, free_port, start_server, stop_server, wait_healthy
 
-__all__ = ["ROOT"]
+__all__ = ["ROOT", "open_system_page"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -85,3 +85,15 @@ def browser_page(chromium_path, tmp_path):
             yield context.pages[0] if context.pages else context.new_page()
         finally:
             context.close()
+
+
+def open_system_page(page, url: str, system) -> None:
+    """Open a system's page, unlock the study admin, and wait until its first figure is drawn and idle."""
+    page.goto(url, wait_until="domcontentloaded")
+    page.get_by_role("heading", name=system.title).first.wait_for(timeout=60_000)
+    if system.key == "interestingness":   # the study admin is behind its password
+        page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
+        page.get_by_label("Admin password").press("Enter")
+        page.get_by_text("Public preview").first.wait_for(state="detached", timeout=60_000)  # the locked view is gone
+    page.locator(".js-plotly-plot:visible").first.wait_for(timeout=60_000)
+    page.wait_for_function("document.querySelectorAll('[data-testid=\"stSpinner\"]').length == 0", timeout=60_000)

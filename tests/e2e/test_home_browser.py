@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.catalog import SYSTEMS, THEMES
-from tests.e2e.conftest import ADMIN_PASSWORD
+from tests.e2e.conftest import open_system_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser")]   # one worker, one server
 
@@ -49,13 +49,7 @@ BUILT = [s for s in SYSTEMS if s.built]
 @pytest.mark.parametrize("system", BUILT, ids=[s.key for s in BUILT])
 def test_a_built_page_opens_and_draws_its_figure(app_url, browser_page, shots, system):
     page = browser_page
-    page.goto(f"{app_url}/{system.key}", wait_until="domcontentloaded")
-    page.get_by_role("heading", name=system.title).first.wait_for(timeout=60_000)
-    if system.key == "interestingness":   # the study admin is behind its password
-        page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
-        page.get_by_label("Admin password").press("Enter")
-    page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
-    page.wait_for_function("document.querySelectorAll('[data-testid=\"stSpinner\"]').length == 0")
+    open_system_page(page, f"{app_url}/{system.key}", system)
     assert page.locator('[data-testid="stException"]').count() == 0
     full_screenshot(page, shots / f"{system.key}.png")
 

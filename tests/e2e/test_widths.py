@@ -8,7 +8,7 @@ show nothing more: Streamlit lays out columns in CSS, so a resize relayouts the 
 import pytest
 
 from app.catalog import SYSTEMS
-from tests.e2e.conftest import ADMIN_PASSWORD
+from tests.e2e.conftest import open_system_page
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser")]
 WIDTHS = (1440, 1280, 1024)
@@ -59,24 +59,9 @@ FIT_CHECK = """() => {
 }"""
 
 
-def open_page(page, url: str, system) -> None:
-    page.goto(url, wait_until="domcontentloaded")
-    page.get_by_role("heading", name=system.title).first.wait_for(timeout=30_000)
-    if system.key == "interestingness":   # the study admin is behind its password
-        page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
-        page.get_by_label("Admin password").press("Enter")
-    page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
-    page.wait_for_function("document.querySelectorAll('[data-testid=\"stSpinner\"]').length == 0", timeout=30_000)
+def problems_at_widths(page) -> dict:
+    """What :data:`FIT_CHECK` finds at each of :data:`WIDTHS` on the page as it stands (empty: it fits)."""
     page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
-
-
-BUILT = [s for s in SYSTEMS if s.built]
-
-
-@pytest.mark.parametrize("system", BUILT, ids=[s.key for s in BUILT])
-def test_a_page_fits_at_projector_widths(app_url, browser_page, system):
-    page = browser_page
-    open_page(page, f"{app_url}/{system.key}", system)
     found = {}
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
@@ -84,7 +69,16 @@ def test_a_page_fits_at_projector_widths(app_url, browser_page, system):
         problems = page.evaluate(FIT_CHECK)
         if problems:
             found[f"{width}px"] = problems
-    assert found == {}
+    return found
+
+
+BUILT = [s for s in SYSTEMS if s.built]
+
+
+@pytest.mark.parametrize("system", BUILT, ids=[s.key for s in BUILT])
+def test_a_page_fits_at_projector_widths(app_url, browser_page, system):
+    open_system_page(browser_page, f"{app_url}/{system.key}", system)
+    assert problems_at_widths(browser_page) == {}
 
 
 def test_the_claims_page_fits_at_projector_widths(app_url, browser_page):
@@ -92,15 +86,7 @@ def test_the_claims_page_fits_at_projector_widths(app_url, browser_page):
     page.goto(f"{app_url}/claims", wait_until="domcontentloaded")
     page.get_by_role("heading", name="Claims").first.wait_for(timeout=30_000)
     page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=60_000)
-    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
-    found = {}
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(400)
-        problems = page.evaluate(FIT_CHECK)
-        if problems:
-            found[f"{width}px"] = problems
-    assert found == {}
+    assert problems_at_widths(page) == {}
 
 
 def test_the_check_sees_a_clipped_button_a_broken_word_and_a_cut_label(app_url, browser_page):
