@@ -87,11 +87,12 @@ def browser_page(chromium_path, tmp_path):
             context.close()
 
 
-def open_system_page(page, url: str, system) -> None:
-    """Open a system's page, unlock the study admin, and wait until its first figure is drawn and idle."""
+def open_system_page(page, url: str, system, unlock: bool = True) -> None:
+    """Open a system's page, unlock the study admin (unless ``unlock`` is False: its public preview then), and
+    wait until its first figure is drawn and idle."""
     page.goto(url, wait_until="domcontentloaded")
     page.get_by_role("heading", name=system.title).first.wait_for(timeout=60_000)
-    if system.key == "interestingness":   # the study admin is behind its password
+    if system.key == "interestingness" and unlock:   # the study admin is behind its password
         page.get_by_label("Admin password").fill(ADMIN_PASSWORD)
         page.get_by_label("Admin password").press("Enter")
         page.get_by_text("Public preview").first.wait_for(state="detached", timeout=60_000)  # the locked view is gone
