@@ -23,7 +23,8 @@ from app.ui.style import apply_page_style  # noqa: E402
 from app.ui.warmup import drawing, import_page, warm_modules, warm_up  # noqa: E402
 
 st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
-apply_page_style()
+participant = "study" in st.query_params   # a participant's link: only their page, no navigation
+apply_page_style(preload=not participant)    # a visitor's browser starts on plotly's code at once
 
 system_pages = {s.key: page_for(s) for s in SYSTEMS if s.built}
 home_page = st.Page(home.page(system_pages), title="Home", icon=":material/home:", url_path="home", default=True)
@@ -36,7 +37,6 @@ for theme, systems in by_theme().items():
 
 extra_pages = {extra.key: st.Page(ROOT / "pages" / f"{extra.key}.py", title=extra.title, url_path=extra.key)
                for extra in EXTRAS}
-participant = "study" in st.query_params   # a participant's link: only their page, no navigation
 if not participant:
     for extra in EXTRAS:
         sections.setdefault(BY_KEY[extra.system].theme, []).append(extra_pages[extra.key])

@@ -12,6 +12,13 @@ First views never need these modules (they read shipped arrays); training and pr
 imports begin ``PAPERLAB_WARM_DELAY`` seconds (default 15) after the start, so that a link opened on
 a fresh server is drawn without them competing for the two cores, and they pause while any page is
 being drawn.
+
+Streamlit's file watcher is off here (``--server.fileWatcherType none`` unless the command line sets
+it): a served app does not reload on edit, and each new session's watcher walked every module
+the warm-up had imported (thousands, with torch and transformers), which on two cores held a
+warmed server's last message of malora's first view back to 3.1 to 3.7 s against 1.5 to 2.1 s
+without it (quiet machine, headless Chromium). ``streamlit run app/main.py`` keeps the watcher
+for development.
 """
 
 from __future__ import annotations
@@ -30,8 +37,16 @@ def main(argv: list[str] | None = None) -> int:
     from app.ui.warmup import warm_delay, warm_modules, warm_up
 
     warm_up(warm_modules(), delay=warm_delay())
-    sys.argv = ["streamlit", "run", str(ROOT / "app" / "main.py"), *(sys.argv[1:] if argv is None else argv)]
+    options = list(sys.argv[1:] if argv is None else argv)
+    sys.argv = ["streamlit", "run", str(ROOT / "app" / "main.py"), *served(options)]
     return cli.main()
+
+
+def served(options: list[str]) -> list[str]:
+    """Streamlit's options for a served app: ``options``, with the file watcher off unless they set it."""
+    if any(o.startswith("--server.fileWatcherType") for o in options):
+        return options
+    return [*options, "--server.fileWatcherType", "none"]
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 """One plotly look for every page.
 
 Pages build figures with plotly as usual and draw them with :func:`show`, which applies the
-Paperlab template (registered once, on import) instead of Streamlit's own chart theme.
+Paperlab template instead of Streamlit's own chart theme. The template (``plotly_white`` with the
+Paperlab layout on top) is merged once, on import, registered as ``paperlab`` and made plotly's
+default, so every figure built afterwards starts with it: naming a ``"a+b"`` template per figure
+re-merged and re-validated both templates on every draw, about half the server's time on a warm
+first view (36 ms of CPU per figure against under 2 ms; measured with cProfile on malora's page).
 
 One layout rule keeps titles and legends apart (:func:`legend_clear_of_title`): the title sits at the
 top left, and a legend that would share the space above the plot goes to the bottom of the figure
@@ -18,7 +22,7 @@ import streamlit as st
 COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 FONT = "Inter, Source Sans Pro, Helvetica, Arial, sans-serif"
 
-pio.templates["paperlab"] = go.layout.Template(
+_LAYOUT = go.layout.Template(
     layout=go.Layout(
         colorway=COLORS,
         font=dict(family=FONT, size=13, color="#262730"),
@@ -31,11 +35,16 @@ pio.templates["paperlab"] = go.layout.Template(
         colorscale=dict(sequential="Viridis", diverging="RdBu"),
     )
 )
-TEMPLATE = "plotly_white+paperlab"
+TEMPLATE = "paperlab"
+pio.templates[TEMPLATE] = pio.templates.merge_templates("plotly_white", _LAYOUT)
+pio.templates.default = TEMPLATE
 
 
 def themed(fig: go.Figure) -> go.Figure:
-    fig.update_layout(template=TEMPLATE)
+    """``fig`` in the Paperlab template (a no-op for figures built since this module was imported)."""
+    current = fig.layout.template.layout
+    if current.font.family != FONT or current.colorway != COLORS or current.plot_bgcolor != "white":
+        fig.update_layout(template=TEMPLATE)
     return fig
 
 

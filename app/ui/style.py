@@ -5,11 +5,14 @@ projector turns "-9.974" into "-9.…" and hides which metric is which. Here the
 instead, and the value's size follows the window, so a row of metrics stays readable at 1024 px
 and unchanged at full width; below 1300 px the main column's side margins shrink, so the
 page's controls get the width the sidebar takes (tests/e2e/test_widths.py checks every page at 1024, 1280, 1440 px).
+The element holding app/ui/preload.py's script is hidden, so it adds no gap above the title.
 """
 
 from __future__ import annotations
 
 import streamlit as st
+
+from app.ui.preload import chunk_files, preload_script
 
 PAGE_CSS = """<style>
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * ,
@@ -18,12 +21,17 @@ PAGE_CSS = """<style>
   overflow-wrap: normal !important; word-break: normal !important;
 }
 [data-testid="stMetricValue"] { font-size: clamp(1.35rem, 2.3vw, 2.25rem) !important; line-height: 1.2; }
+[data-testid="stElementContainer"]:has(script[data-paperlab="preload"]) { display: none !important; }
 @media (max-width: 1300px) {
   [data-testid="stMainBlockContainer"] { padding-left: 1.5rem !important; padding-right: 1.5rem !important; }
 }
 </style>"""
 
 
-def apply_page_style() -> None:
-    """Send :data:`PAGE_CSS` with the page (a style-only ``st.html`` takes no room)."""
-    st.html(PAGE_CSS)
+def apply_page_style(preload: bool = True) -> None:
+    """Send :data:`PAGE_CSS` with the page, and with it (``preload``) app/ui/preload.py's script.
+
+    A style-only ``st.html`` takes no room; with the script its element is hidden by the CSS itself.
+    """
+    script = preload_script(chunk_files()) if preload else ""
+    st.html(PAGE_CSS + script, unsafe_allow_javascript=bool(script))

@@ -30,3 +30,23 @@ def test_the_template_puts_legends_at_the_bottom():
     legend = fig.layout.template.layout.legend
     assert fig.layout.template is not None and TEMPLATE.endswith("paperlab")
     assert legend.yref == "container" and legend.y == 0.0 and legend.orientation == "h"
+
+
+def test_a_figure_built_before_the_theme_gets_the_whole_template():
+    import plotly.io as pio
+
+    plain = two_traces(template="plotly")            # as a figure built before app.ui.plots was imported
+    assert plain.layout.template.layout.font.family != pio.templates[TEMPLATE].layout.font.family
+    fig = themed(plain)
+    ours = pio.templates[TEMPLATE].layout
+    assert fig.layout.template.layout.font.family == ours.font.family
+    assert fig.layout.template.layout.colorway == ours.colorway
+    assert fig.layout.template.layout.plot_bgcolor == "white"      # plotly_white underneath
+    assert fig.layout.template.data.scatter == pio.templates["plotly_white"].data.scatter
+
+
+def test_figures_start_in_the_template_and_keep_their_own_layout():
+    fig = themed(two_traces(title="Loss", font=dict(size=20)))
+    assert fig.layout.font.size == 20                                 # the figure's own setting wins
+    assert fig.layout.template.layout.font.size == 13
+    assert fig.to_dict()["layout"]["template"]["layout"]["colorway"][0] == "#0072B2"

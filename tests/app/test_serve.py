@@ -19,7 +19,14 @@ def test_serve_starts_the_warm_up_then_streamlit_with_the_options(monkeypatch):
     assert calls[0] == ("warm", ["json"], 7.5)
     name, argv = calls[1]
     assert name == "streamlit" and argv[:2] == ["streamlit", "run"] and argv[2].endswith("app/main.py")
-    assert argv[3:] == ["--server.port", "8123"]
+    assert argv[3:] == ["--server.port", "8123", "--server.fileWatcherType", "none"]
+
+
+def test_the_file_watcher_is_off_unless_the_command_line_sets_it():
+    assert serve.served([]) == ["--server.fileWatcherType", "none"]
+    assert serve.served(["--server.fileWatcherType", "auto"]) == ["--server.fileWatcherType", "auto"]
+    assert serve.served(["--server.fileWatcherType=poll", "--server.port", "1"]) == [
+        "--server.fileWatcherType=poll", "--server.port", "1"]
 
 
 def test_a_bad_warm_delay_names_the_variable(monkeypatch):

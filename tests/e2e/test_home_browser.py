@@ -51,6 +51,10 @@ def test_a_built_page_opens_and_draws_its_figure(app_url, browser_page, shots, s
     page = browser_page
     open_system_page(page, f"{app_url}/{system.key}", system)
     assert page.locator('[data-testid="stException"]').count() == 0
+    # app/ui/preload.py imports plotly's bundle early, at the URL the front end's own import uses: one fetch
+    fetched = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)"
+                            ".filter(n => n.includes('/static/js/PlotlyChart.'))")
+    assert len(fetched) == 1, fetched
     full_screenshot(page, shots / f"{system.key}.png")
 
 

@@ -1,0 +1,57 @@
+"""Start loading the browser code of a page's charts before the page's first chart arrives.
+
+Streamlit's front end loads each element's code when the first element of that kind arrives:
+plotly's bundle (``PlotlyChart.<hash>.js``, 4.7 MB) is fetched only once the page script reaches
+its first ``st.plotly_chart``, after the title, the verdict strip and the controls, and then takes
+about a second of the browser's main thread to evaluate on two cores. Measured in headless
+Chromium on malora's page (quiet machine, Chrome trace): the bundle was requested 2.3 s after
+navigation, arrived 0.7 s later and evaluated for 1.0 s before any chart could draw; the
+selectbox, slider and table that share the chart's block waited for it.
+
+:func:`preload_script` is a script that imports those bundles (their file names are read from
+Streamlit's own static folder, so an upgrade that renames them still works) from the URL of
+Streamlit's entry script, which is where the front end's lazy ``import()`` resolves them: the
+browser's module map then holds one module per URL, and the front end's own import later finds it
+loaded. The shell sends it with the page style, the first element of every page but a
+participant's (:func:`app.ui.style.apply_page_style`), because a script's element runs only once
+React has drawn it: sent with the page's title it ran no earlier than the title (1.17 s after
+navigation against 0.79 s for the style's element, measured as above). Once evaluated, plotly's
+code stays loaded for every page the visitor opens from there.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import streamlit as st
+
+# the front-end chunks a system page's first view needs, by the name before their content hash
+CHART_CHUNKS = ("PlotlyChart", "DataFrame")
+# the script's attribute; app/ui/style.py hides the element that holds it, so it takes no room on the page
+MARK = 'data-paperlab="preload"'
+
+
+@functools.lru_cache(maxsize=None)
+def chunk_files(names: tuple[str, ...] = CHART_CHUNKS) -> tuple[str, ...]:
+    """The file names (``PlotlyChart.D9Z0_fxz.js``) of the chunks ``names`` in this Streamlit's build."""
+    static = Path(st.__file__).parent / "static" / "static" / "js"
+    found = []
+    for name in names:
+        matches = sorted(p.name for p in static.glob(f"{name}.*.js") if p.name.count(".") == 2)
+        if len(matches) == 1:          # one build of the chunk: anything else is not Streamlit's layout
+            found.append(matches[0])
+    return tuple(found)
+
+
+def preload_script(files: tuple[str, ...]) -> str:
+    """The ``<script>`` that imports ``files`` next to Streamlit's entry module (empty without files)."""
+    if not files:
+        return ""
+    return (f"<script {MARK}>(function () {{"
+            "var entry = document.querySelector('script[type=module][src*=\"/static/js/index.\"]');"
+            "if (!entry) return;"
+            f"{json.dumps(list(files))}.forEach(function (f) {{"
+            "import(new URL(f, entry.src).href).catch(function () {});"
+            "});})();</script>")
