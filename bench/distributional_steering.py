@@ -3,7 +3,7 @@
 1. Closed-form tasks (exact mixture scores, 4000 particles, 10 seeds each): pointwise tilt, mean
    calibration and entropy tempering in 1-D, a pointwise tilt and the hard mean constraint in 2-D;
    errors of the mean, of the mode mass and W1 of each marginal, against the issue's tolerances.
-2. The whole tilted target (issue 20): every reward family on a 2-D mixture drawn from a seed, 8 seeds,
+2. The whole tilted target (issue 20): every reward family on a 2-D mixture drawn from a seed, 16 seeds,
    the statistics the reward leaves free (mean and sd of the free coordinates) against the exact
    grid target in standard errors over seeds, and the binned 2-D W1 (POT) against its Monte Carlo
    floor; the pre-issue hard-constraint scheme (tilt solved on the Tweedie predictions) as the control.
@@ -15,6 +15,7 @@
 6. Timing: the page's default run against an unguided run of the same size (anchor), and the page.
 
     python bench/distributional_steering.py   # writes bench/results/distributional_steering.json/.md
+    python bench/distributional_steering.py --quick --whole-seeds 16   # a loaded machine (see main)
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from core.distributional_steering.scenarios import (REWARDS, ScenarioConfig, bat
                                                     steer_foldedness)
 from core.distributional_steering.oracles import histogram_distance, monte_carlo_floor  # noqa: E402
 
-WHOLE_SEEDS = range(8)
+WHOLE_SEEDS = range(16)   # --whole-seeds N; the issue asks for >= 8
 
 SEEDS = range(10)
 N = 4000
@@ -57,7 +58,7 @@ def closed_form_tasks():
     return {
         "1-D pointwise tilt (lam 1.5)": (B1, PointwiseReward(lambda z: z[:, 0], 1.5), exponential_tilt(B1, [1.5]).sample(200_000, 99), {}),
         "1-D mean calibration (kappa 4, target 0.6)": (B1, MeanCalibration(0.6, 4.0), mean_calibration_tilt(B1, [0.6], 4.0).tilted.sample(200_000, 99), {}),
-        "1-D entropy tempering (gamma 1)": (B1, EntropyReward(1.0), grid_sample(tempered_grid(B1, 1.0, [GRID])), {"every": 10}),
+        "1-D entropy tempering (gamma 1)": (B1, EntropyReward(1.0, base=B1), grid_sample(tempered_grid(B1, 1.0, [GRID])), {"every": 10}),
         "2-D pointwise tilt (a = (1, -0.5))": (B2, PointwiseReward(lambda z: z @ np.array([1.0, -0.5]), 1.0), exponential_tilt(B2, [1.0, -0.5]).sample(200_000, 99), {}),
         "2-D hard mean constraint (0.3, 0.1)": (B2, MomentConstraint([0.3, 0.1]), mean_calibration_tilt(B2, [0.3, 0.1]).tilted.sample(200_000, 99), {}),
     }
@@ -136,12 +137,22 @@ def baselines(n_particles: int = 1000) -> dict:
     return out
 
 
+def bootstrap_interval(values, seed: int, repeats: int = 2000, level: float = 0.95) -> list:
+    """The percentile bootstrap interval of the mean of ``values`` (i.i.d. resampling)."""
+    rng = np.random.default_rng(seed)
+    values = np.asarray(values, dtype=float)
+    means = values[rng.integers(0, len(values), (repeats, len(values)))].mean(1)
+    return [float(v) for v in np.quantile(means, [(1 - level) / 2, (1 + level) / 2])]
+
+
 def protein(target: float = 0.5, n: int = 2000) -> dict:
     t = time.perf_counter()
     out = steer_foldedness(target, n_particles=n, seed=0)
     seconds = time.perf_counter() - t
     return {"target": target, "reference_mean_foldedness": float(out.reference.mean()),
-            "denoiser_mean_foldedness": out.base_mean, "steered_mean_foldedness": out.steered_mean,
+            "reference_bootstrap_95": bootstrap_interval(out.reference, seed=1),
+            "denoiser_mean_foldedness": out.base_mean, "denoiser_bootstrap_95": bootstrap_interval(out.base, seed=2),
+            "steered_mean_foldedness": out.steered_mean,
             "steered_ess": out.ess, "n_particles": n,
             "w1_steered_vs_maxent_reference": float(wasserstein_distance(out.steered, out.reference,
                                                                          out.weights, out.reference_weights)),
@@ -161,14 +172,19 @@ def timing() -> dict:
     return {"default_run_seconds": seconds, "anchor_unguided_seconds": anchor, "ratio_to_anchor": seconds / anchor}
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, whole_seeds: int | None = None) -> int:
     """``quick`` (``--quick``): closed forms on 3 seeds of 2000 particles, baselines on 500 particles, the
-    protein on 500, no page timings; the whole-target section keeps its 8 seeds. For a loaded machine."""
-    global SEEDS, N
+    protein on 500, no page timings; the whole-target section keeps its seeds (``--whole-seeds N``,
+    default 16). For a loaded machine."""
+    global SEEDS, N, WHOLE_SEEDS
     if quick:
         SEEDS, N = range(3), 2000
+    if whole_seeds is not None:
+        if whole_seeds < 2:
+            raise ValueError(f"whole_seeds: {whole_seeds}; allowed integers >= 2 (standard errors over seeds)")
+        WHOLE_SEEDS = range(whole_seeds)
     t0 = time.perf_counter()
-    r = {"quick": quick, "closed_form_seeds": len(SEEDS), "closed_form_particles": N, "whole_target": whole_target(), "batch_level": batch(), "closed_forms": closed_forms(),
+    r = {"quick": quick, "whole_seeds": len(WHOLE_SEEDS), "closed_form_seeds": len(SEEDS), "closed_form_particles": N, "whole_target": whole_target(), "batch_level": batch(), "closed_forms": closed_forms(),
          "baselines": baselines(500 if quick else 1000), "protein": protein(n=500 if quick else 2000),
          "default_run": timing(), "page": {} if quick else page_timings("../pages/distributional_steering.py")}
     r["seconds"] = time.perf_counter() - t0
@@ -193,7 +209,7 @@ def table(r: dict) -> str:
         cells = [f"{v[m]['median']:.4f} ({v[m]['max']:.4f}); {v[m]['within_tolerance']}/{seeds_cf}"
                  for m in ("mean", "mode_mass", "w1")]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += ["", f"Whole target, {len(WHOLE_SEEDS)} seeds: free statistics in standard errors over seeds (z), binned "
+    lines += ["", f"Whole target, {r.get('whole_seeds', 8)} seeds: free statistics in standard errors over seeds (z), binned "
               "2-D W1 over its Monte Carlo floor (ESS exact samples)", "",
               "| family | free | mean: estimate vs exact (z) | sd: estimate vs exact (z) | W1/floor median (max) | ESS |",
               "|---|---|---|---|---|---|"]
@@ -216,9 +232,11 @@ def table(r: dict) -> str:
             lines.append(f"| {reward} | {row['method']} | {row['mean x1']:.3f} | {row['mean x2']:.3f} | "
                          f"{row['W1 to target']:.3f} | {row['spread']:.3f} | {row['ESS']:.0f} | {row['seconds']:.2f} |")
     p = r["protein"]
+    ci_r, ci_d = p.get("reference_bootstrap_95", [np.nan, np.nan]), p.get("denoiser_bootstrap_95", [np.nan, np.nan])
     lines += ["", f"Protein: target mean foldedness {p['target']}: steered {p['steered_mean_foldedness']:.4f} "
               f"(ESS {p['steered_ess']:.0f} of {p['n_particles']}, {p['seconds']:.1f} s); reference sample "
-              f"{p['reference_mean_foldedness']:.3f}, learned denoiser alone {p['denoiser_mean_foldedness']:.3f}; "
+              f"{p['reference_mean_foldedness']:.3f} (bootstrap 95 %: {ci_r[0]:.3f} to {ci_r[1]:.3f}), learned denoiser "
+              f"alone {p['denoiser_mean_foldedness']:.3f} ({ci_d[0]:.3f} to {ci_d[1]:.3f}); "
               f"W1 of foldedness, steered vs max-ent reweighted reference {p['w1_steered_vs_maxent_reference']:.3f} "
               f"(denoiser vs reference {p['w1_denoiser_vs_reference']:.3f}).",
               "", f"Default run: {r['default_run']['default_run_seconds']:.2f} s "
@@ -231,6 +249,13 @@ def table(r: dict) -> str:
 
 
 COMMAND = "python bench/distributional_steering.py"
+
+
+def command(r: dict) -> str:
+    """The command line that measured ``r``."""
+    flags = (" --quick" if r.get("quick") else "") + (f" --whole-seeds {r['whole_seeds']}"
+                                                      if r.get("whole_seeds", 16) != 16 else "")
+    return COMMAND + flags
 
 
 def _row(rows: list, method: str) -> dict | None:
@@ -254,7 +279,7 @@ def verdicts(r: dict) -> list:
     old = r["whole_target"].get("hard constraint, pre-issue scheme")
     status = (REPRODUCED if len(good) == len(cells) and not misses and not far else PARTLY) if medians else NOT_REPRODUCED
     out = [verdict("targets_tilted_measure", status, f"{len(whole) * 2 - len(misses)} of {len(whole) * 2} free "
-                   f"statistics within 2 SE over {len(WHOLE_SEEDS)} seeds; W1 within 1.5 floors on "
+                   f"statistics within 2 SE over {r.get('whole_seeds', 8)} seeds; W1 within 1.5 floors on "
                    f"{len(whole) - len(far)} of {len(whole)} families",
                    f"Closed-form tasks: {len(good)} of {len(cells)} task × statistic cells within tolerance on ≥ 90 % "
                    f"of {seeds} seeds (weakest: {worst[0]} / {worst[1]}). Whole target (statistics the reward does "
@@ -263,7 +288,7 @@ def verdicts(r: dict) -> list:
                    + (f"The pre-issue hard-constraint scheme gave W1 {old['ratio_median']:.2f} floors and free mean "
                       f"z = {old['mean']['z'][0]:+.1f}. " if old else "")
                    + f"The unguided control is far off (W1 {min(unguided.values()):.2f} to "
-                   f"{max(unguided.values()):.2f} on the page's scenarios).", command=COMMAND + (' --quick' if r.get('quick') else ''))]
+                   f"{max(unguided.values()):.2f} on the page's scenarios).", command=command(r))]
     tilt = r["baselines"]["tilt"]
     mf, fk = _row(tilt, "mean-field particles"), _row(tilt, "FK steering")
     gap = max(abs(mf[k] - fk[k]) for k in ("mean x1", "mean x2", "W1 to target"))
@@ -271,7 +296,7 @@ def verdicts(r: dict) -> list:
                        f"largest difference from FK steering {gap:.0e}",
                        f"On the pointwise tilt, seed 0, the mean-field scheme and a separately written FK steering "
                        f"give means and W1 that differ by at most {gap:.0e} (W1 to the exact target {mf['W1 to target']:.3f}).",
-                       command=COMMAND + (' --quick' if r.get('quick') else '')))
+                       command=command(r)))
     pairs = {rw: (_row(rows, "mean-field particles")["W1 to target"], _row(rows, "gradient guidance only")["W1 to target"])
              for rw, rows in r["baselines"].items() if np.isfinite(_row(rows, "mean-field particles")["W1 to target"])}
     wins = [rw for rw, (a, b) in pairs.items() if a < b]
@@ -281,7 +306,7 @@ def verdicts(r: dict) -> list:
                        f"closer to the exact target in {len(wins)} of {n} scenarios",
                        "W1 to the exact target, mean-field against gradient guidance alone: " + "; ".join(
                            f"{rw} {a:.3f} vs {b:.3f}" for rw, (a, b) in pairs.items()) + " (one seed each).",
-                       command=COMMAND + (' --quick' if r.get('quick') else '')))
+                       command=command(r)))
     b = r["batch_level"]
     rows = {row["method"]: row for row in b["rows"]}
     weighted = rows.get("mean-field particles")
@@ -295,19 +320,36 @@ def verdicts(r: dict) -> list:
                        f"to {b['max_gap']:.0e}. Alone it is not at the mean-field target (binned W1 {pg['binned W1']:.3f}, "
                        f"floor {pg['floor']:.3f}); the framework's weighted scheme is ({weighted['binned W1']:.3f}, floor "
                        f"{weighted['floor']:.3f}). One batch-level method (particle guidance), one kernel.",
-                       command=COMMAND + (' --quick' if r.get('quick') else '')))
+                       command=command(r)))
     p = r["protein"]
     calibrated = abs(p["steered_mean_foldedness"] - p["target"]) < 0.02 and p["w1_steered_vs_maxent_reference"] < 0.02
     base_gap = p["denoiser_mean_foldedness"] - p["reference_mean_foldedness"]
+    lo, hi = p.get("reference_bootstrap_95", [p["reference_mean_foldedness"] - 0.02, p["reference_mean_foldedness"] + 0.02])
+    base_fits = lo <= p["denoiser_mean_foldedness"] <= hi
+    interval = (f"the reference's {p['reference_mean_foldedness']:.3f} (bootstrap 95 % interval {lo:.3f} to {hi:.3f}, "
+                "i.i.d. over the shipped conformations; chains correlate, so it is if anything too narrow)")
     out.append(verdict("protein_calibration",
-                       (REPRODUCED if abs(base_gap) < 0.02 else PARTLY) if calibrated else NOT_REPRODUCED,
-                       f"steered mean foldedness {p['steered_mean_foldedness']:.3f} for a target of {p['target']}",
+                       (REPRODUCED if base_fits else PARTLY) if calibrated else NOT_REPRODUCED,
+                       f"steered mean foldedness {p['steered_mean_foldedness']:.3f} for a target of {p['target']}; "
+                       f"unsteered {p['denoiser_mean_foldedness']:.3f} vs reference {p['reference_mean_foldedness']:.3f}",
                        f"W1 to the max-ent reweighted Langevin reference {p['w1_steered_vs_maxent_reference']:.3f}. The "
-                       f"learned denoiser alone gives {p['denoiser_mean_foldedness']:.3f} against the reference's "
-                       f"{p['reference_mean_foldedness']:.3f} ({base_gap:+.3f}), so the base model itself is off. A toy "
-                       "Gō protein, not the paper's conformation benchmarks.", command=COMMAND + (' --quick' if r.get('quick') else '')))
+                       f"learned denoiser alone gives {p['denoiser_mean_foldedness']:.3f} against {interval}: a gap of "
+                       f"{base_gap:+.3f}, " + ("inside the interval. " if base_fits else
+                       "outside it, so the base model itself under-folds (retraining as documented in denoiser.py did "
+                       "not close it); steering calibrates to an absolute target, so the gap moves the start, not the "
+                       "goal. ") + "A toy Gō protein, not the paper's conformation benchmarks.", command=command(r)))
     return out
 
 
+def cli(argv=None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer seeds and particles outside the whole-target section")
+    parser.add_argument("--whole-seeds", type=int, default=None, help="seeds of the whole-target section (default 16)")
+    args = parser.parse_args(argv)
+    return main(quick=args.quick, whole_seeds=args.whole_seeds)
+
+
 if __name__ == "__main__":
-    sys.exit(main(quick="--quick" in sys.argv[1:]))
+    sys.exit(cli())

@@ -14,7 +14,7 @@ state frozen, for guidance gradients).
 | PointwiseReward(fn, lam) | lam E[fn] | lam fn(x) | no self-consistency needed |
 | MeanCalibration(target, kappa) | -(kappa/2) ||E[s] - target||^2 | -kappa (E[s] - target) . s(x) = a . s(x) | convex dual, Newton (trust-exact); look-ahead at noise (below) |
 | MomentConstraint(target) | hard E[s] = target | a . s(x) | maximum-entropy dual, Newton; look-ahead at noise |
-| EntropyReward(gamma, h) | gamma H(mu) | -gamma log mu(x) (+ const) | closed form -gamma/(1+gamma) log p, KDE for p |
+| EntropyReward(gamma, base) | gamma H(mu) | -gamma log mu(x) (+ const) | closed form -gamma/(1+gamma) log p, log p from the base's score (or a KDE) |
 | KernelRepulsion(gamma, h) | -(gamma/2) E k(X, X') | -gamma E_mu k(x, X) | damped fixed point |
 | MMDToTarget(samples, kappa, h) | -(kappa/2) MMD^2(mu, nu) | -kappa (E_mu k(x,X) - E_nu k(x,Y)) | damped fixed point |
 
@@ -23,8 +23,10 @@ Why not the plain fixed point: for mean calibration the map a -> -kappa (E_a[s] 
 oscillates and diverges when kappa Var > 1. The dual F(a) = |a|^2/(2 kappa) + log Z(a) - a.target is
 convex with gradient a/kappa + E_a[s] - target, so Newton finds the root whatever kappa Var is. For the entropy the
 fixed point is explicit: mu = p e^phi with phi = -gamma log mu gives phi = -gamma/(1+gamma) log p, and
-p is a weighted KDE of the particles under their base weights softmax(b) (the KDE's smoothing makes
-the tempered variance slightly low: for a Gaussian, 1/v = 1 - gamma/(1+gamma)/(1+h^2)). The other
+log p is the line integral of the base's score at T_MIN (:func:`score_log_density`; issue 20). The
+earlier estimator, a weighted KDE of the particles under their base weights softmax(b), stays as the
+control: its smoothing makes the tempered variance low (for a Gaussian, 1/v = 1 - gamma/(1+gamma)/(1+h^2)),
+and its self term does so further at isolated tail particles (measured: 14 to 22 standard errors low). The other
 kernel rewards use a damped iteration phi <- phi + eta (F(phi) - phi) with eta = 1/(1 + slope bound),
 the bound gamma max_i (K w)_i (the norm of K diag(w)), halved whenever the residual grows, started
 from the previous solve's potential.
@@ -313,38 +315,106 @@ class _KernelReward:
         return _kernel(z, z, self.h).astype(float)   # float32 @ float64 falls off BLAS: 5x slower
 
 
+def score_log_density(score: Callable[[np.ndarray], np.ndarray], x, origin, nodes: int = 32) -> np.ndarray:
+    """log p(x_i) - log p(origin) as the line integral of the score from ``origin`` to each x_i.
+
+    .. math::
+
+        log p(x) - log p(o) = int_0^1 score(o + u (x - o)) . (x - o) du
+
+    by Gauss-Legendre quadrature on ``nodes`` points (one score call on all points per node). Exact,
+    up to the quadrature, when the score is a gradient field (an exact mixture score); for a learned
+    score it is the density that field implies along straight paths.
+
+    Parameters
+    ----------
+    score : callable
+        score(y [m, d]) -> [m, d].
+    x : array_like
+        [n, d] points.
+    origin : array_like
+        [d] the reference point (its log density is the unknown constant).
+    nodes : int
+        Quadrature points, 2..512.
+
+    Returns
+    -------
+    numpy.ndarray
+        [n] log-density differences.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from core.distributional_steering.rewards import score_log_density
+    >>> x = np.array([[0.0], [1.0], [2.0]])
+    >>> score_log_density(lambda y: -y, x, [0.0]).round(6)         # N(0, 1): log p(x) - log p(0) = -x^2 / 2
+    array([ 0. , -0.5, -2. ])
+    """
+    check_range("nodes", nodes, 2, 512, integer=True)
+    x = np.asarray(x, dtype=float)
+    origin = np.asarray(origin, dtype=float).reshape(1, -1)
+    u, wq = np.polynomial.legendre.leggauss(nodes)
+    d = x - origin
+    out = np.zeros(len(x))
+    for ui, wi in zip((u + 1) / 2, wq / 2):
+        out += wi * np.einsum("nd,nd->n", np.asarray(score(origin + ui * d), dtype=float), d)
+    return out
+
+
 class EntropyReward(_KernelReward):
     """R(mu) = gamma H(mu): the tilt tempers the base, mu* proportional to p^(1/(1 + gamma)).
 
-    The self-consistent potential is explicit, phi = -gamma/(1+gamma) log p, with p a weighted
-    Gaussian KDE of the particles under their base weights.
+    The self-consistent potential is explicit, phi = -gamma/(1+gamma) log p. With ``base`` (what
+    the scenarios, tests and bench use) log p is the line integral of the base's score at T_MIN
+    (:func:`score_log_density`, from the particles' mean; the constant cancels in the weights), so
+    the tilt is the pointwise one the fixed point gives. Without it, log p is a weighted Gaussian
+    KDE of the particles under their base weights: the pre-issue estimator, kept as the control. Its
+    smoothing and its self term flatten log p, and the tempered spread comes out low (measured on a
+    seeded 2-D mixture, gamma 1, 8 seeds x 2000 particles: sd 0.753 / 0.693 against the exact
+    0.806 / 0.759, 14 and 22 standard errors; with the score, 0.82 / 0.75, within 1).
 
     Parameters
     ----------
     gamma : float
         The entropy weight, in [0, 100].
     bandwidth : float, optional
-        The KDE's width (> 0); default half of Scott's rule on the weighted particles.
+        The KDE's width (> 0) when there is no ``base``; default half of Scott's rule.
+    base : object, optional
+        A base model with ``score(x, t)``: log p from its score (see above).
 
     Examples
     --------
     >>> import numpy as np
     >>> z = np.array([[-1.0], [0.0], [1.0], [2.0]])
-    >>> from core.distributional_steering import EntropyReward
-    >>> phi = EntropyReward(1.0, bandwidth=0.5).solve(z, np.zeros(4))
+    >>> from core.distributional_steering import EntropyReward, GaussianMixtureBase
+    >>> phi = EntropyReward(1.0, bandwidth=0.5).solve(z, np.zeros(4))       # the KDE
     >>> bool(phi.values[0] > phi.values[1])        # the isolated end particle gains weight
     True
+    >>> base = GaussianMixtureBase([1.0], [[0.0]], [[1.0]])
+    >>> phi = EntropyReward(1.0, base=base).solve(z, np.zeros(4))          # -log p / 2 = x^2 / 4 + const
+    >>> (phi.values - phi.values[1]).round(3)
+    array([0.25, 0.  , 0.25, 1.  ])
     """
 
     name = "entropy"
 
-    def __init__(self, gamma: float, bandwidth: float | None = None):
+    def __init__(self, gamma: float, bandwidth: float | None = None, base=None):
         self.gamma = check_range("gamma", gamma, 0, 100)
         self.bandwidth = None if bandwidth is None else check_range("bandwidth", bandwidth, 0, 1e3, low_open=True)
+        if base is not None and not callable(getattr(base, "score", None)):
+            raise ValueError("base: has no score(x, t); allowed a base model (GaussianMixtureBase, LearnedBase) or None")
+        self.base = base
 
     def solve(self, z, base_logw, previous=None, posterior_cov=None) -> Potential:
         b = np.asarray(base_logw, dtype=float)
-        w_base, c = softmax(b), self.gamma / (1.0 + self.gamma)
+        c = self.gamma / (1.0 + self.gamma)
+        if self.base is not None:
+            from core.distributional_steering.sde import T_MIN
+
+            origin = np.asarray(z, dtype=float).mean(0)
+            at = lambda x: -c * score_log_density(lambda y: self.base.score(y, T_MIN), x, origin)  # noqa: E731
+            return Potential(at(z), at, {"log_density": "score"})
+        w_base = softmax(b)
         gram, h = self._gram(z, b), self.h
         density = gram @ w_base      # leave-one-out was tried: isolated particles then get p = 0 and all weight
         at = lambda x: -c * np.log(_kernel(np.asarray(x), z, h) @ w_base + 1e-300)  # noqa: E731

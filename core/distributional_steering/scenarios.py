@@ -105,7 +105,7 @@ def make_reward(config: ScenarioConfig):
     if config.reward == "tilt":
         return PointwiseReward(linear_reward, lam=config.strength)
     if config.reward == "entropy":
-        return EntropyReward(config.strength)
+        return EntropyReward(config.strength, base=base_of(config))
     if config.reward == "repulsion":
         return KernelRepulsion(config.strength, bandwidth=REPULSION_BANDWIDTH)
     statistic, target, kappa = _linear_target(config)

@@ -76,6 +76,12 @@ def test_bad_input_is_refused_before_anything_runs(tmp_path):
         train_denoiser(rng.standard_normal((10, 2)), steps=5, seed=0, widht=64)
     with pytest.raises(ValueError, match="^directory: .* holds no protein_reference.npy"):
         load_protein(tmp_path)
+    from core.distributional_steering.rewards import EntropyReward, score_log_density
+
+    with pytest.raises(ValueError, match="^base: has no score"):
+        EntropyReward(1.0, base=object())
+    with pytest.raises(ValueError, match="^nodes: 1 is out of range"):
+        score_log_density(lambda y: -y, np.zeros((2, 1)), [0.0], nodes=1)
 
 
 def test_the_builder_command_is_ship_protein(monkeypatch):

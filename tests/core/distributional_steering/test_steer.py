@@ -84,12 +84,19 @@ def test_moment_constraint_hits_the_target_and_the_max_entropy_law():
 def test_entropy_reward_tempers_the_base():
     grid = np.linspace(-4, 4, 4001)
     q = tempered_grid(BASE1, 1.0, [grid])
-    result = steer(BASE1, EntropyReward(1.0), N, seed=0, every=10)
+    result = steer(BASE1, EntropyReward(1.0, base=BASE1), N, seed=0, every=10)
     x, w = result.positions[:, 0], result.weights
-    assert abs(w @ x - grid @ q) < 0.03
-    assert abs(w @ (x > 0) - q[grid > 0].sum()) < 0.02
-    assert wasserstein_distance(x, grid, u_weights=w, v_weights=q) < 0.05
-    assert q[grid > 0].sum() > 0.35                               # tempering moved mass to the small mode
+    ess = 1.0 / (w @ w)
+    mean, mode = grid @ q, q[grid > 0].sum()
+    sd = np.sqrt(q @ (grid - mean) ** 2)
+    # Monte Carlo tolerances (3 standard errors at the run's ESS): measured on seeds 0-3 within 1.6 SE
+    assert abs(w @ x - mean) < 3 * sd / np.sqrt(ess)
+    mode_se = np.sqrt(mode * (1 - mode) / ess)
+    assert abs(w @ (x > 0) - mode) < 3 * mode_se
+    assert wasserstein_distance(x, grid, u_weights=w, v_weights=q) < 0.05        # measured 0.038
+    assert mode > 0.35                                                         # tempering moved mass to the small mode
+    control = unguided(BASE1, N, seed=0)                                       # the base itself: fails the mode check
+    assert abs((control.positions[:, 0] > 0).mean() - mode) > 3 * mode_se
 
 
 def test_naive_fixed_point_diverges_where_the_dual_solve_does_not():
