@@ -162,8 +162,8 @@ def explain(model, graph: Graph, layer: int = 0, grid: int = 201) -> Explanation
     return explanation_from_scores(q, theta, graph, layer, grid, operator=operator)
 
 
-def explanation_auroc(model, graphs, layer: int = 0) -> float:
-    """AUROC of q for the ground-truth nodes, pooled over ``graphs`` (those with a truth mask).
+def explanation_auroc(model, graphs, layer: int = 0, per_graph: bool = False) -> float:
+    """AUROC of q for the ground-truth nodes, pooled over ``graphs`` (those with a truth mask), or per graph.
 
     Parameters
     ----------
@@ -173,11 +173,15 @@ def explanation_auroc(model, graphs, layer: int = 0) -> float:
         Graphs; those without ``truth`` are skipped (at least one needs it, with both classes).
     layer : int
         Which Tikhonov layer.
+    per_graph : bool
+        False: one AUROC over the nodes of all graphs (q compared across graphs too). True: the mean
+        of each graph's own AUROC, which ranks q only within a graph, as the page shows it (it is
+        blind to a per-graph scale of q, such as the c of :func:`normalize_parameters`).
 
     Returns
     -------
     float
-        The pooled AUROC in [0, 1] (0.5: q knows nothing of the ground truth).
+        The AUROC in [0, 1] (0.5: q knows nothing of the ground truth).
 
     Examples
     --------
@@ -196,4 +200,6 @@ def explanation_auroc(model, graphs, layer: int = 0) -> float:
     if not truth or len(np.unique(np.concatenate(truth))) < 2:
         raise ValueError("graphs: none carries a ground truth with both kinds of node; allowed graphs with "
                          "a truth mask (motifs, planted_feature)")
+    if per_graph:
+        return float(np.mean([roc_auc_score(t, s) for t, s in zip(truth, scores) if 0 < t.sum() < t.size]))
     return float(roc_auc_score(np.concatenate(truth), np.concatenate(scores)))

@@ -36,14 +36,21 @@ class TikhonovClassifier(nn.Module):
     sum pooling then carries that value to the prediction whatever q is, so q explained nothing
     (AUROC 0.53 over 5 seeds). With a linear encoder a node's features reach the nonlinear readout
     intact only where q_i is large against p. ``encoder="mlp"`` keeps the former model.
+
+    The readout (ours): by default (``readout="node"``) SiLU(W z_i) per node, then sum pooling. That
+    per-node nonlinearity still lets a constant q solve planted_feature (a fixed filter with some self
+    weight keeps flag and sign together at the flagged node: accuracy 1.0 at AUROC 0.48, seed 4).
+    ``readout="linear"`` drops it after the last layer, so the head sees W sum_j (1^T R)_j h_j + n b:
+    node j counts through R's column sum q_j 1^T (p(L) + Q)^-1 e_j, proportional to its own q_j
+    (bench/tikhonov_gnn.py measures it as a variant; the shipped models use "node").
     SiLU throughout: with ReLU, some seeds lost every unit early (a constant output at chance).
     """
 
     def __init__(self, in_dim, n_classes, task, hidden=32, layers=1, degree=4, q_hops=2, eps=1e-3, solver="dense",
-                 dropout=0.0, encoder="linear"):
+                 dropout=0.0, encoder="linear", readout="node"):
         super().__init__()
         self.task = task
-        self.encoder = encoder
+        self.encoder, self.readout = encoder, readout
         self.encode = nn.Linear(in_dim, hidden) if encoder == "linear" else mlp([in_dim, hidden, hidden], act=nn.SiLU)
         self.layers = nn.ModuleList(TikhonovLayer(hidden, in_dim, degree, hidden, q_hops, eps, solver)
                                     for _ in range(layers))
@@ -53,9 +60,10 @@ class TikhonovClassifier(nn.Module):
     def forward(self, x, adjacency, mask, return_q=False):
         h = self.encode(x) if self.encoder == "linear" else F.silu(self.encode(x))
         qs = []
-        for layer, mix in zip(self.layers, self.mix):
+        last = len(self.layers) - 1
+        for k, (layer, mix) in enumerate(zip(self.layers, self.mix)):
             z, q = layer(h, x, adjacency, mask)
-            h = F.silu(mix(z))
+            h = mix(z) if self.readout == "linear" and k == last else F.silu(mix(z))
             qs.append(q)
         out = self.head(pool(h, mask) if self.task == "graph" else h)
         return (out, qs) if return_q else out
@@ -165,7 +173,8 @@ class GIN(nn.Module):
 def build_model(name: str, in_dim: int, n_classes: int, task: str, config) -> nn.Module:
     if name == "tikhonov":
         return TikhonovClassifier(in_dim, n_classes, task, config.hidden, config.layers, config.degree, config.q_hops,
-                                  config.eps_q, config.solver, config.dropout, config.encoder)
+                                  config.eps_q, config.solver, config.dropout, config.encoder,
+                                  config.readout)
     if name == "gcn":
         return GCN(in_dim, n_classes, task, config.hidden, config.baseline_layers, config.dropout)
     return GIN(in_dim, n_classes, task, config.hidden, config.baseline_layers, config.dropout)

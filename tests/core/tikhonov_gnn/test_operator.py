@@ -151,6 +151,13 @@ def test_the_normalised_explanation_is_recovered_from_the_operator_alone():
         q2[0] *= 1.5                                                       # another normalised explanation ...
         other = parameters_from_operator(tikhonov_operator(L, q2, coeffs), L)
         assert np.abs(other.q_normalized - expected.q_normalized).max() > 1e-3   # ... read back as different
+        # Another p with the same q: a different shape on the (simple) spectrum gives another R, read back as such.
+        coeffs2 = bernstein_to_monomial(rng.uniform(0.05, 3.0, 6))
+        R2 = tikhonov_operator(L, q, coeffs2)
+        assert np.abs(R2 - tikhonov_operator(L, q, coeffs)).max() > 1e-6
+        moved = parameters_from_operator(R2, L)
+        np.testing.assert_allclose(moved.p_spectrum, normalize_parameters(L, q, coeffs2).p_spectrum, rtol=1e-7, atol=1e-9)
+        assert np.abs(moved.p_spectrum - expected.p_spectrum).max() > 1e-3
     with pytest.raises(ValueError, match="^operator: q is not identified"):
         parameters_from_operator(tikhonov_operator(L, q, [2.0]), L)        # p constant: only q / p is seen
 
