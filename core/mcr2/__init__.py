@@ -20,8 +20,9 @@ What is ours (the abstract leaves it open), each documented where it lives:
 - the controls: a perturbed strict saddle (:func:`saddle_point`), far from every maximiser, for
   the error bound; ascent at the critical λ_c, where the two roots merge into a degenerate
   critical point, for PL and the linear rate; cross-entropy features and raw pixels for geometry;
-- the network setting (:mod:`.digits`): an MLP on scikit-learn's digits, geometry measured on
-  unit-norm test features, accuracy by logistic regression.
+- the network setting (:mod:`.digits`): an MLP on scikit-learn's digits trained with Adam, its
+  training features tracked as the free features are (F, ‖∇_Z F‖, distance to 𝒳*(r), gap, PL
+  ratio, contraction), geometry measured on unit-norm test features, accuracy by logistic regression.
 """
 
 from core.mcr2.ascent import (AscentConfig, AscentResult, AscentTrace, Features, TailFit, ascend, fit_tail,

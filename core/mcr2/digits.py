@@ -5,6 +5,14 @@ regularised F(f_θ(X)) of :mod:`core.mcr2.objective` (written again in torch, ch
 NumPy version in the tests) or, the control, to minimise cross-entropy through a linear head on the
 same d-dimensional features. Inputs are scaled to [0, 1]; the split is a seeded stratified 75/25.
 
+Every ``track_every`` epochs the training features Z = f_θ(X) are also measured as the free-feature
+ascent is (:mod:`.ascent`): the MCR² objective F at the config's ε and λ, ‖∇_Z F‖ (the gradient on
+the features, not on θ), the distance to the closed-form maximiser set 𝒳*(r) of the features' own
+rank pattern, the gap F*(r) − F, the PL ratio ‖∇_Z F‖²/(F*(r) − F) and the gap's contraction
+between measurements. Ours: the network is trained with Adam, not gradient ascent on Z, so these
+say how close its output comes to the free-feature maximisers, not whether the paper's rate holds
+for θ; for the cross-entropy control the same F is measured on its features (F is not its loss).
+
 Geometry is measured on the test features of both, scaled to unit norm per sample (so that the two
 losses' scales do not matter): ΔR at ε = 0.5 (λ = 0), the largest cross-class subspace cosine of
 the classes' principal subspaces (the top directions holding 90% of each class's energy, ours) and
@@ -43,6 +51,8 @@ class DigitsConfig(Config):
     lam: float = param(0.001, low=0.0, high=1.0, doc="regularisation λ of the MCR² loss")
     lr: float = param(1e-3, low=0.0, high=0.1, low_open=True, doc="Adam's learning rate")
     epochs: int = param(300, low=1, high=5000, integer=True, doc="full-batch epochs")
+    track_every: int = param(10, low=1, high=1000, integer=True,
+                             doc="epochs between measurements of the features' gap, gradient and distance")
 
 
 @dataclass
@@ -89,6 +99,20 @@ class DigitsResult:
         The same on the input pixels (no training): the control.
     epochs_done : int
         Epochs run (fewer than ``config.epochs`` when stopped).
+    tracked_epochs : numpy.ndarray
+        ``(E,)`` the epochs at which the training features were measured (0: the initialisation).
+    feature_objective : numpy.ndarray
+        ``(E,)`` F(Z) of the training features at the config's ε and λ.
+    feature_grad_norm : numpy.ndarray
+        ``(E,)`` ‖∇_Z F‖_F on the features.
+    feature_distance : numpy.ndarray
+        ``(E,)`` dist(Z, 𝒳*(r)) for the features' own rank pattern r.
+    feature_gap : numpy.ndarray
+        ``(E,)`` F*(r) − F(Z), F*(r) the closed-form maximiser value of that pattern.
+    feature_pl_ratio : numpy.ndarray
+        ``(E,)`` ‖∇_Z F‖² / gap (NaN where the gap is not positive).
+    feature_contraction : numpy.ndarray
+        ``(E - 1,)`` gap ratio between consecutive measurements.
     """
 
     config: DigitsConfig
@@ -99,6 +123,29 @@ class DigitsResult:
     geometry: Geometry
     raw_geometry: Geometry      # the same on the input pixels (no training)
     epochs_done: int
+    tracked_epochs: np.ndarray
+    feature_objective: np.ndarray
+    feature_grad_norm: np.ndarray
+    feature_distance: np.ndarray
+    feature_gap: np.ndarray
+    feature_pl_ratio: np.ndarray
+    feature_contraction: np.ndarray
+
+
+def feature_metrics(Z: np.ndarray, labels: np.ndarray, eps: float, lam: float) -> tuple[float, float, float, float]:
+    """(F, ‖∇_Z F‖, dist to 𝒳*(r), F*(r) − F) of features Z (n, d) (rows are samples) with their own pattern r."""
+    from core.mcr2.maximisers import distance_to_maximisers, maximiser_value, rank_pattern
+    from core.mcr2.objective import rate_reduction_grad
+
+    W = np.ascontiguousarray(Z.T)
+    value = rate_reduction(W, labels, eps, lam)
+    grad = float(np.linalg.norm(rate_reduction_grad(W, labels, eps, lam)))
+    if lam <= 0:   # no closed-form maximiser without the regulariser
+        return value, grad, float("nan"), float("nan")
+    ranks = rank_pattern(W, labels, eps, lam)
+    dist = distance_to_maximisers(W, labels, eps, lam, ranks=ranks, max_iter=20).distance
+    f_star = maximiser_value(ranks, W.shape[0], np.bincount(labels), eps, lam)
+    return value, grad, dist, f_star - value
 
 
 def split_digits(seed: int):
@@ -193,8 +240,8 @@ def train_digits(config: DigitsConfig | None = None, seed: int = 0, progress=Non
     Examples
     --------
     >>> run = train_digits(DigitsConfig(epochs=2, hidden=8, feature_dim=4), seed=0)   # imports torch
-    >>> run.epochs_done, run.loss.shape, 0 <= run.test_accuracy <= 1
-    (2, (2,), True)
+    >>> run.epochs_done, run.loss.shape, 0 <= run.test_accuracy <= 1, run.tracked_epochs.tolist()
+    (2, (2,), True, [0, 2])
     """
     import torch
     from sklearn.linear_model import LogisticRegression
@@ -215,6 +262,14 @@ def train_digits(config: DigitsConfig | None = None, seed: int = 0, progress=Non
     opt = torch.optim.Adam(params, lr=config.lr)
     losses, done, eps = [], 0, float(np.sqrt(config.eps_sq))
     target = torch.tensor(ytr)
+    tracked, metrics = [], []
+
+    def track(epoch):
+        with torch.no_grad():
+            tracked.append(epoch)
+            metrics.append(feature_metrics(body(xtr).numpy(), ytr, eps, config.lam))
+
+    track(0)
     for epoch in range(1, config.epochs + 1):
         opt.zero_grad()
         Z = body(xtr)
@@ -226,11 +281,19 @@ def train_digits(config: DigitsConfig | None = None, seed: int = 0, progress=Non
         opt.step()
         losses.append(float(loss.detach()))
         done = epoch
-        if not report(progress, epoch, config.epochs, {"loss": losses[-1]}):
+        go_on = report(progress, epoch, config.epochs, {"loss": losses[-1]})
+        if epoch % config.track_every == 0 or epoch == config.epochs or not go_on:
+            track(epoch)
+        if not go_on:
             break
     with torch.no_grad():
         ftr = body(xtr).numpy()
         fte = body(torch.tensor(Xte, dtype=torch.float64)).numpy()
     clf = LogisticRegression(max_iter=2000).fit(ftr, ytr)
+    value, grad, dist, gap = (np.array(col, dtype=float) for col in zip(*metrics))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pl = np.where(gap > 0, grad**2 / gap, np.nan)
+        contraction = np.where(gap[:-1] > 0, gap[1:] / gap[:-1], np.nan)
     return DigitsResult(config, int(seed), np.array(losses), float(clf.score(fte, yte)), float(clf.score(ftr, ytr)),
-                        geometry(fte, yte), geometry(Xte, yte), done)
+                        geometry(fte, yte), geometry(Xte, yte), done, np.array(tracked), value, grad, dist, gap, pl,
+                        contraction)
