@@ -22,10 +22,22 @@ said otherwise; the CNOT staircase appears only as the labelled non-local contro
   budget (the area, lower is better) and per-seed winners.
 - Page: first view (cold and warm) against an anchor, as the other benchmarks do.
 
-    python bench/quantum_ng.py                 # the issue's scale: 8, 12, 16 qubits, 5 seeds (hours on 2 cores)
-    python bench/quantum_ng.py --sizes 6 8 --seeds 3 --budget-scale 0.3 --construct-qubits 12 --no-page
-                                               # the reduced run whose numbers are in bench/results (minutes)
-    python bench/quantum_ng.py --quick         # 6 qubits, 2 seeds, printed only (smoke test)
+- Cell cost (``--cost-qubits N``): one timed step of every optimiser at N qubits, extrapolated to a
+  full-budget cell and to the whole comparison at that size, so a size too costly to run here is
+  reported with what it would cost.
+
+Partial runs: ``--only PART ...`` recomputes those parts and keeps the rest of the stored results;
+the parts keyed by chain and size (tuning, metric, tradeoff, vqe) merge entry by entry, the stored
+file being re-read just before writing, so disjoint chains and sizes can run as separate commands
+(side by side) and add up to one result. ``runs`` lists every command, ``made_by`` says which one
+measured each part and entry, and ``scale`` what is missing against the issue's scale.
+
+    python bench/quantum_ng.py                 # the issue's scale in one command: 8, 12, 16 qubits, 5 seeds (hours)
+    python bench/quantum_ng.py --only vqe --sizes 12 --models tfim     # one chain and size, merged into the rest
+    python bench/quantum_ng.py --only cell_cost --cost-qubits 16       # what a 16-qubit cell costs here
+    python bench/quantum_ng.py --quick         # 6 qubits, 2 seeds, small budgets, printed only (smoke test)
+
+bench/results/quantum_ng.md opens with the commands that produced the stored numbers.
 """
 
 from __future__ import annotations
@@ -55,7 +67,16 @@ ENTANGLER = "brickwork"
 FIELD = {"sgd": "sgd_stepsize", "adam": "adam_stepsize", "block_qng": "qng_stepsize", "rng": "qng_stepsize",
          "surrogate": "qng_stepsize"}
 CURVE_POINTS = 20
-PARTS = ("tuning", "metric", "tradeoff", "bound", "construction", "vqe", "stationary", "page")
+PARTS = ("tuning", "metric", "tradeoff", "bound", "construction", "vqe", "cell_cost", "stationary", "page")
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process, all its threads (the clock of the cost comparison and the cell cost).
+
+    On the shared machine these benches run on, wall time counts every other job and any time the
+    process was paused; CPU time counts only the work. The tables say "CPU s".
+    """
+    return time.process_time()
 
 
 def log(msg: str) -> None:
@@ -108,7 +129,8 @@ def compare(model: str, n: int, budget: int, steps: dict, seeds) -> dict:
         curve = np.array([[t.error_at(s) for s in grid] for t in traces])
         out["optimizers"][key] = {
             "median_error": dict(zip((f"{f:.0%}" for f in FRACTIONS), np.median(errors, axis=0).tolist())),
-            "error_per_shot": {"shots": grid.tolist(), "median_error": np.median(curve, axis=0).tolist()},
+            "error_per_shot": {"shots": grid.tolist(), "median_error": np.median(curve, axis=0).tolist(),
+                               "per_seed": curve.tolist()},
             "median_log_error_area": float(np.median(areas[key])), "areas": areas[key],
             "final_errors": errors[:, -1].tolist(), "steps": [t.steps for t in traces],
             "shots_per_step": traces[0].shots_per_step, "seconds": seconds[key],
@@ -155,6 +177,43 @@ def run_cell(cell):
     values = {"errors": {f"{f:.0%}": trace.error_at(f * p["budget"]) for f in FRACTIONS},
               "log_error_area": area(trace, p["budget"]), "steps": trace.steps, "shots_per_step": trace.shots_per_step}
     return CellOutput(values=values, measured={"seconds": trace.seconds})
+
+
+def cell_cost(n: int, steps: dict, seeds: int, model: str = "heisenberg", optimizers=OPTIMIZERS) -> dict:
+    """What one VQE cell (one optimiser, one seed, the full budget) costs at ``n`` qubits, from one timed step each.
+
+    Every optimiser takes one step from a common start on the ``model`` chain; the cell's time is that
+    step's time (plus the exact energy the trace records) times the steps the budget allows. The
+    full comparison at this size is that, summed over the optimisers, times 2 chains and ``seeds``;
+    with only some ``optimizers`` timed, the others are counted at the cheapest timed cell (every
+    optimiser pays the same parameter-shift gradient, so SGD's cell is a lower bound on each).
+    """
+    from core.quantum_ng import ShotOracle
+
+    cfg = config_for(model, n, BUDGETS[n], steps)
+    ansatz, H = cfg.ansatz(), cfg.chain.hamiltonian()
+    out = {"n_qubits": n, "model": model, "budget": BUDGETS[n], "n_params": ansatz.n_params, "clock": "cpu",
+           "optimizers": {}}
+    ShotOracle(ansatz, H, cfg.shots, seed=0).gradient(ansatz.random_params(0))   # warm the devices and imports
+    for key in optimizers:
+        oracle = ShotOracle(ansatz, H, cfg.shots, seed=0)
+        costs = oracle.planned_costs(cfg.snapshots)
+        extra = {"block_qng": "block_diag", "rng": "random_fisher", "surrogate": "shadow"}.get(key)
+        per_step = costs["gradient"][1] + (costs[extra][1] if extra else 0)
+        t0 = cpu_seconds()
+        params = cfg.replace(qng_stepsize=steps[key] if FIELD[key] == "qng_stepsize" else 0.05).optimizer(key).step(
+            ansatz.random_params(0), oracle)
+        oracle.energy(params)
+        seconds = cpu_seconds() - t0
+        n_steps = -(-BUDGETS[n] // per_step)
+        out["optimizers"][key] = {"step_seconds": seconds, "shots_per_step": int(per_step), "steps": int(n_steps),
+                                  "cell_seconds": seconds * n_steps}
+        log(f"cell cost {n}q {key}: {seconds:.1f} s a step, {n_steps} steps")
+    out["cells"] = len(OPTIMIZERS) * len(MODELS) * seeds
+    cells = [o["cell_seconds"] for o in out["optimizers"].values()]
+    out["timed"] = list(optimizers)
+    out["comparison_seconds"] = len(MODELS) * seeds * (sum(cells) + (len(OPTIMIZERS) - len(cells)) * min(cells))
+    return out
 
 
 def metric_accuracy(n: int, ks=range(1, 5)) -> dict:
@@ -233,7 +292,7 @@ def bound_check(n: int = 8, k: int = 2, snapshots: int = 500, seeds: int = 200, 
 
 
 def construction_time(n: int = 16, k: int = 2, snapshots: int = 500) -> dict:
-    """Every path to the metric at n qubits, everything counted, with its error against the exact metric."""
+    """Every path to the metric at n qubits, everything counted (CPU seconds), with its error against the exact metric."""
     import pennylane as qml
     from pennylane import numpy as pnp
 
@@ -247,20 +306,20 @@ def construction_time(n: int = 16, k: int = 2, snapshots: int = 500) -> dict:
     final_state(ansatz, params)  # warm lightning
     methods = {}
 
-    t0 = time.perf_counter()
+    t0 = cpu_seconds()
     gens = propagate_generators(ansatz, params, k)
     shadow = acquire_shadow(ansatz, params, snapshots, seed=0)   # simulates the state, then samples T snapshots
     from_shadow = shadow_metric(gens, shadow, mask=True)
-    methods["surrogate_shadow"] = {"seconds": time.perf_counter() - t0, "metric": from_shadow,
+    methods["surrogate_shadow"] = {"seconds": cpu_seconds() - t0, "metric": from_shadow,
                                    "hardware_circuits": snapshots, "hardware_shots": snapshots}
-    t0 = time.perf_counter()
+    t0 = cpu_seconds()
     gens = propagate_generators(ansatz, params, k)
     surrogate = metric_from_generators(gens, final_state(ansatz, params), mask=True)
-    methods["surrogate_exact_expectations"] = {"seconds": time.perf_counter() - t0, "metric": surrogate,
+    methods["surrogate_exact_expectations"] = {"seconds": cpu_seconds() - t0, "metric": surrogate,
                                                "hardware_circuits": None, "hardware_shots": None}
-    t0 = time.perf_counter()
+    t0 = cpu_seconds()
     exact = exact_metric(ansatz, params)
-    methods["exact_ours"] = {"seconds": time.perf_counter() - t0, "metric": exact,
+    methods["exact_ours"] = {"seconds": cpu_seconds() - t0, "metric": exact,
                              "hardware_circuits": P * (P + 1) // 2, "hardware_shots": None}
 
     def qnode():
@@ -272,16 +331,17 @@ def construction_time(n: int = 16, k: int = 2, snapshots: int = 500) -> dict:
         return circuit
 
     p = pnp.array(params, requires_grad=True)
-    t0 = time.perf_counter()
+    t0 = cpu_seconds()
     adjoint = np.asarray(qml.adjoint_metric_tensor(qnode())(p))
-    methods["adjoint_metric_tensor"] = {"seconds": time.perf_counter() - t0, "metric": adjoint,
+    methods["adjoint_metric_tensor"] = {"seconds": cpu_seconds() - t0, "metric": adjoint,
                                         "hardware_circuits": None, "hardware_shots": None}
-    t0 = time.perf_counter()
+    t0 = cpu_seconds()
     block = np.asarray(qml.metric_tensor(qnode(), approx="block-diag")(p))
-    methods["block_diag_metric_tensor"] = {"seconds": time.perf_counter() - t0, "metric": block,
+    methods["block_diag_metric_tensor"] = {"seconds": cpu_seconds() - t0, "metric": block,
                                            "hardware_circuits": LAYERS * 2, "hardware_shots": None}
     base = methods["surrogate_shadow"]["seconds"]
-    out = {"n_qubits": n, "n_params": P, "k": k, "snapshots": snapshots, "entangler": ENTANGLER, "methods": {}}
+    out = {"n_qubits": n, "n_params": P, "k": k, "snapshots": snapshots, "entangler": ENTANGLER, "clock": "cpu",
+           "methods": {}}
     for name, m in methods.items():
         out["methods"][name] = {"seconds": m["seconds"], "relative_error": relative_error(m["metric"], exact),
                                 "seconds_over_surrogate_shadow": m["seconds"] / base,
@@ -290,11 +350,11 @@ def construction_time(n: int = 16, k: int = 2, snapshots: int = 500) -> dict:
     # the surrogate at other k: where it sits on the frontier
     out["surrogate_by_k"] = []
     for kk in range(1, min(n, 4) + 1):
-        t0 = time.perf_counter()
+        t0 = cpu_seconds()
         g = propagate_generators(ansatz, params, kk)
         sh = acquire_shadow(ansatz, params, snapshots, seed=0)
         est = shadow_metric(g, sh, mask=True)
-        out["surrogate_by_k"].append({"k": kk, "seconds": time.perf_counter() - t0,
+        out["surrogate_by_k"].append({"k": kk, "seconds": cpu_seconds() - t0,
                                       "relative_error": relative_error(est, exact)})
     log("construction: " + ", ".join(f"{k} {v['seconds']:.2f} s err {v['relative_error']:.2f}"
                                      for k, v in out["methods"].items()))
@@ -348,9 +408,16 @@ def page_timings() -> dict:
 
 def table(result: dict) -> str:
     a = result["args"]
-    lines = [f"Run: `{result['command']}` (sizes {a['sizes']}, {len(result['seeds'])} seeds, budgets x "
-             f"{a['budget_scale']:g}{', reduced from the issue scale (8, 12, 16 qubits, 5 seeds, scale 1)' if result['reduced'] else ''}); "
-             f"{result['seconds'] / 60:.1f} min on 2 CPU cores. Ansatz: {LAYERS} layers RY+RZ, {ENTANGLER} (local).", "",
+    runs = result.get("runs") or [{"command": result["command"], "parts": "all", "seconds": result["seconds"]}]
+    sc = scale_of(result)
+    lines = ["Runs (each part comes from the last run that measured it; chains and sizes merge):", ""]
+    lines += [f"- `{r['command']}`: {', '.join(r['parts']) if isinstance(r['parts'], list) else r['parts']}"
+              + (f", {r['seconds'] / 60:.1f} min" if r.get("seconds") else "") for r in runs]
+    lines += ["", f"Timings are on 2 CPU cores shared with other jobs (under load), not figures. Ansatz: {LAYERS} layers "
+              f"RY+RZ, {ENTANGLER} (local)."
+              + (f" Reduced from the issue's scale (8, 12, 16 qubits, both chains, 5 seeds, budgets x 1): not run "
+                 f"{', '.join(sc['missing']) or 'none'}; fewer seeds or shots: {', '.join(sc['short']) or 'none'}."
+                 if sc.get("reduced") else " The issue's full scale."), "",
              "## VQE: energy error per cumulative shot (median over seeds)", "",
              "| chain | optimiser | error at 25 % | at 50 % | at 100 % of the budget | mean log10 error (area) | wins | steps | shots/step |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -392,13 +459,25 @@ def table(result: dict) -> str:
         t = result["construction"]
         lines += ["", f"## Cost and accuracy at {t['n_qubits']} qubits, {t['n_params']} parameters, k = {t['k']}, "
                   f"T = {t['snapshots']} (everything counted)", "",
-                  "| path | seconds | × the surrogate from one shadow | relative error | circuits on hardware |", "|---|---|---|---|---|"]
+                  f"| path | {'CPU s' if t.get('clock') == 'cpu' else 'seconds (wall)'} | × the surrogate from one shadow | relative error | circuits on hardware |", "|---|---|---|---|---|"]
         for name, m in t["methods"].items():
             hw = "–" if m["hardware_circuits"] is None else f"{m['hardware_circuits']:,}"
             lines.append(f"| {name.replace('_', ' ')} | {m['seconds']:.3f} | {m['seconds_over_surrogate_shadow']:.2f} | "
                          f"{m['relative_error']:.3f} | {hw} |")
         lines += ["", "Surrogate from one shadow at each k: " + "; ".join(
             f"k = {p['k']}: {p['seconds']:.2f} s, error {p['relative_error']:.2f}" for p in t["surrogate_by_k"])]
+    if "cell_cost" in result:
+        cc = result["cell_cost"]
+        lines += ["", f"## What one VQE cell costs at {cc['n_qubits']} qubits ({cc['model']}, {cc['n_params']} parameters, "
+                  f"{cc['budget']:,} shots, one step timed in CPU seconds)", "",
+                  "| optimiser | CPU s a step | shots a step | steps in the budget | CPU s a cell |", "|---|---|---|---|---|"]
+        lines += [f"| {LABELS[k]} | {o['step_seconds']:.1f} | {o['shots_per_step']:,} | {o['steps']} | {o['cell_seconds']:.0f} |"
+                  for k, o in cc["optimizers"].items()]
+        untimed = [LABELS[k] for k in OPTIMIZERS if k not in cc.get("timed", OPTIMIZERS)]
+        lines += ([""] + [f"Not timed: {', '.join(untimed)}; counted at the cheapest timed cell (each pays the same "
+                          "parameter-shift gradient)."] if untimed else [])
+        lines += ["", f"The comparison at this size ({cc['cells']} cells: 5 optimisers x 2 chains x seeds) would take "
+                  f"{cc['comparison_seconds'] / 3600:.1f} CPU hours on one core here."]
     if "page" in result:
         lines += ["", "| page timing | median (s) | ratio to anchor |", "|---|---|---|"]
         lines += [f"| {k} | {v['median_s']:.3f} | {v['ratio_to_anchor']:.2f} |" for k, v in result["page"].items()
@@ -412,9 +491,15 @@ def parse(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 12, 16], help="chain lengths for VQE and metrics")
     parser.add_argument("--seeds", type=int, default=5, help="evaluation seeds 0..N-1")
+    parser.add_argument("--models", nargs="+", choices=MODELS, default=list(MODELS),
+                        help="chains for tuning and VQE (a partial run merges its chains into the stored ones)")
+    parser.add_argument("--cost-qubits", type=int, default=0,
+                        help="time one step of every optimiser at this size and extrapolate a full cell (0: skip)")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="multiplies every shot budget")
     parser.add_argument("--tune-qubits", type=int, default=6)
     parser.add_argument("--tune-grid", type=float, nargs="+", default=list(GRID))
+    parser.add_argument("--cost-optimizers", nargs="+", choices=OPTIMIZERS, default=list(OPTIMIZERS),
+                        help="the optimisers whose step --cost-qubits times")
     parser.add_argument("--construct-qubits", type=int, default=16, help="size of the cost comparison (0: skip)")
     parser.add_argument("--snapshots", type=int, default=500, help="T for the trade-off and the cost comparison")
     parser.add_argument("--variance-repeats", type=int, default=50, help="independent shadows for the empirical variance")
@@ -425,7 +510,7 @@ def parse(argv=None):
     parser.add_argument("--quick", action="store_true", help="6 qubits, 2 seeds, small budgets, printed only")
     args = parser.parse_args(argv)
     if args.quick:
-        args.sizes, args.seeds, args.budget_scale, args.construct_qubits = [6], 2, 0.2, 8
+        args.sizes, args.seeds, args.budget_scale, args.construct_qubits, args.cost_qubits = [6], 2, 0.2, 8, 0
         args.variance_repeats, args.bound_seeds, args.no_page, args.tune_grid = 10, 40, True, [0.1, 0.4]
     for n in args.sizes:
         if n not in BUDGETS:
@@ -433,28 +518,84 @@ def parse(argv=None):
     return args
 
 
+KEYED = ("tuning", "metric", "tradeoff", "vqe")   # parts keyed by chain and size: a partial run merges into them
+FULL_SCALE = {"sizes": (8, 12, 16), "seeds": 5, "budget_scale": 1.0}
+
+
+def case_name(model: str, n: int) -> str:
+    return f"{model} {n}q"
+
+
+def _size_order(key: str):
+    model, _, n = key.rpartition(" ")
+    return (int(n.rstrip("q")), model) if model else (int(key), "")
+
+
+def merge_into_stored(fresh: dict, parts: set, run: dict, path: Path) -> dict:
+    """The stored results with this run's parts merged in: chain/size-keyed parts entry by entry, the rest whole.
+
+    The stored file is read here, just before writing, so partial runs of disjoint chains and sizes
+    (``--only vqe --sizes 12 --models tfim``) can run side by side and each adds its entries.
+    """
+    import json
+
+    stored = json.loads(path.read_text()) if path.exists() else {}
+    merged = {k: v for k, v in stored.items() if k not in ("claims", "verdicts", "measured_at")}
+    made_by = merged.setdefault("made_by", {})   # part (or "part entry") -> the command that measured it
+    for part in PARTS:
+        if part in KEYED:
+            for key in merged.get(part, {}):
+                made_by.setdefault(f"{part} {key}", stored.get("command"))
+        elif part in merged:
+            made_by.setdefault(part, stored.get("command"))
+    for part in parts:
+        if part not in fresh:
+            continue
+        if part in KEYED:
+            entries = {**merged.get(part, {}), **{str(k): v for k, v in fresh[part].items()}}
+            merged[part] = dict(sorted(entries.items(), key=lambda kv: _size_order(kv[0])))
+            made_by.update({f"{part} {k}": run["command"] for k in fresh[part]})
+        else:
+            merged[part] = fresh[part]
+            made_by[part] = run["command"]
+    legacy = [{"command": stored["command"], "parts": "all", "seconds": stored.get("seconds")}] if (
+        "command" in stored and "runs" not in stored) else []
+    merged["runs"] = stored.get("runs", legacy) + [run]
+    return merged
+
+
+def scale_of(result: dict) -> dict:
+    """What the VQE comparison covered against the issue's scale (8, 12, 16 qubits, both chains, 5 seeds, budgets x 1)."""
+    vqe = result.get("vqe", {})
+    missing, short = [], []
+    for n in FULL_SCALE["sizes"]:
+        for model in MODELS:
+            c = vqe.get(case_name(model, n))
+            if c is None:
+                missing.append(case_name(model, n))
+            elif len(c["seeds"]) < FULL_SCALE["seeds"] or c.get("budget_scale", c["budget"] / BUDGETS[n]) < 1:
+                short.append(case_name(model, n))
+    return {"reduced": bool(missing or short), "missing": missing, "short": short}
+
+
 def main(argv=None) -> int:
     args = parse(argv)
     t_start = time.perf_counter()
     seeds = list(range(args.seeds))
     budgets = {n: max(1_000, int(BUDGETS[n] * args.budget_scale)) for n in args.sizes}
-    result = {"args": vars(args), "seeds": seeds, "command": " ".join(["python bench/quantum_ng.py", *(argv or sys.argv[1:])]),
-              "reduced": args.sizes != [8, 12, 16] or args.seeds < 5 or args.budget_scale < 1,
-              "sizes": {n: {"layers": LAYERS, "budget": budgets[n]} for n in args.sizes}}
+    command = " ".join(["python bench/quantum_ng.py", *(argv if argv is not None else sys.argv[1:])])
+    path = ROOT / "bench" / "results" / "quantum_ng.json"
     parts = set(args.only or PARTS)
-    if args.only:   # keep what the last full run measured (its command and scale included)
+    stored = {}
+    if args.only and path.exists():   # the parts not recomputed (the tuned step sizes among them) come from the file
         import json
 
-        kept = json.loads((ROOT / "bench" / "results" / "quantum_ng.json").read_text())
-        kept_seconds = kept.get("seconds", 0.0)
-        result = {k: v for k, v in kept.items() if k not in ("claims", "verdicts", "measured_at")}
-        result["partial_rerun"] = {"parts": sorted(parts), "command": " ".join(["python bench/quantum_ng.py",
-                                                                               *(argv or sys.argv[1:])])}
-        t_start -= kept_seconds
+        stored = json.loads(path.read_text())
+    result = {k: v for k, v in stored.items() if k not in ("claims", "verdicts", "measured_at")}
     tune_budget = max(1_000, int(BUDGETS[6] * args.budget_scale))
     tuning_base = dict(n_qubits=args.tune_qubits, layers=LAYERS, budget=tune_budget)
     if "tuning" in parts:
-        result["tuning"] = {m: tune(m, tuning_base, tuple(args.tune_grid)) for m in MODELS}
+        result["tuning"] = {m: tune(m, tuning_base, tuple(args.tune_grid)) for m in args.models}
     if "metric" in parts:
         result["metric"] = {n: metric_accuracy(n) for n in args.sizes}
     if "tradeoff" in parts:
@@ -464,12 +605,31 @@ def main(argv=None) -> int:
     if "construction" in parts and args.construct_qubits:
         result["construction"] = construction_time(args.construct_qubits, 2, args.snapshots)
     if "vqe" in parts:
-        result["vqe"] = {f"{m} {n}q": compare(m, n, budgets[n], result["tuning"][m], seeds)
-                         for n in args.sizes for m in MODELS}
+        result["vqe"] = {}
+        for n in args.sizes:
+            for m in args.models:
+                case = compare(m, n, budgets[n], result["tuning"][m], seeds)
+                case["budget_scale"] = args.budget_scale
+                result["vqe"][case_name(m, n)] = case
+    if "cell_cost" in parts and args.cost_qubits:
+        result["cell_cost"] = cell_cost(args.cost_qubits, result["tuning"]["heisenberg"], args.seeds,
+                                        optimizers=tuple(args.cost_optimizers))
     if "stationary" in parts:
         result["stationary"] = stationarity(seeds=2, steps=30 if args.quick else 40)
     if "page" in parts and not args.no_page:
         result["page"] = page_timings()
+    run = {"command": command, "parts": sorted(parts), "sizes": args.sizes, "models": list(args.models),
+           "seeds": args.seeds, "budget_scale": args.budget_scale, "seconds": time.perf_counter() - t_start}
+    if not args.quick:
+        result = merge_into_stored(result, parts, run, path)
+    result["args"] = vars(args)
+    result["command"] = command
+    result["seconds"] = sum(r.get("seconds") or 0.0 for r in result.get("runs", [run]))
+    scale = scale_of(result)
+    result["reduced"], result["scale"] = scale["reduced"], scale
+    result["seeds"] = sorted({s for c in result.get("vqe", {}).values() for s in c["seeds"]})
+    result["sizes"] = {n: {"layers": LAYERS, "budget": c["budget"], "budget_scale": c.get("budget_scale")}
+                       for key, c in result.get("vqe", {}).items() for n in [key.rpartition(" ")[2].rstrip("q")]}
     checks = {"surrogate_exact_at_full_weight": all(
         per[a]["error_unmasked"][-1] < 1e-9 for per in [metric_accuracy(4)] for a in per)}
     if "construction" in result:
@@ -480,7 +640,6 @@ def main(argv=None) -> int:
         checks["first_view_warm_under_2s"] = result["page"]["first_view_warm"]["median_s"] < 2.0
     result["checks"] = checks
     result["claim"] = {case: c["surrogate_ahead"] for case, c in result["vqe"].items()}
-    result["seconds"] = time.perf_counter() - t_start
     if args.quick:
         print(table(result))
         for v in verdicts(result):
@@ -494,10 +653,21 @@ COMMAND = "python bench/quantum_ng.py"
 
 def verdicts(result: dict) -> list:
     """One verdict per claim in ``core.quantum_ng.CLAIMS``, from the numbers in ``result`` alone."""
-    command = result.get("command", COMMAND)
-    scale = (f"{len(result['seeds'])} seeds, sizes {', '.join(map(str, result['sizes']))} qubits, budgets x "
-             f"{result['args']['budget_scale']:g}" + (" (reduced from the issue's 8/12/16 qubits, 5 seeds)"
-                                                         if result.get("reduced") else ""))
+    made_by = [c for c in dict.fromkeys((result.get("made_by") or {}).values()) if c]
+    command = " && ".join(made_by) if made_by else result.get("command", COMMAND)
+    scale = "; ".join(f"{case} {len(c['seeds'])} seeds, {c['budget']:,} shots"
+                      for case, c in result["vqe"].items())
+    sc = scale_of(result)
+    if sc.get("reduced"):
+        scale += " (reduced from the issue's 8/12/16 qubits, 5 seeds, full budgets"
+        scale += f"; not run: {', '.join(sc['missing'])}" if sc.get("missing") else ""
+        cost = result.get("cell_cost")
+        if cost and sc.get("missing"):
+            scale += (f"; measured here in CPU time, one {cost['n_qubits']}-qubit cell takes "
+                      f"{min(o['cell_seconds'] for o in cost['optimizers'].values()) / 60:.1f} to "
+                      f"{max(o['cell_seconds'] for o in cost['optimizers'].values()) / 60:.1f} min and the "
+                      f"{cost['cells']} cells {cost['comparison_seconds'] / 3600:.1f} CPU hours")
+        scale += ")"
     ahead = result["claim"]
     held = [case for case, ok in ahead.items() if ok]
     n, h = len(ahead), len(held)
@@ -552,7 +722,7 @@ def verdicts(result: dict) -> list:
         practical = verdict("practical_estimation", p_status,
                             f"{faster_adjoint:.0f}× faster than qml.adjoint_metric_tensor, error {sur['relative_error']:.2f}",
                             f"At {c['n_qubits']} qubits, k = {c['k']}, T = {c['snapshots']}, state and shadow production "
-                            f"counted: the surrogate from one shadow takes {sur['seconds']:.2f} s, "
+                            f"counted: the surrogate from one shadow takes {sur['seconds']:.2f} {'CPU s' if c.get('clock') == 'cpu' else 's (wall)'}, "
                             f"{faster_adjoint:.1f}× less than the adjoint metric tensor, {vs_exact:.2f}× less than our exact "
                             f"metric and {vs_block:.2f}× less than block-diagonal metric_tensor on lightning (error "
                             f"{m['block_diag_metric_tensor']['relative_error']:.2f} against the surrogate's "

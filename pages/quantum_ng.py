@@ -265,13 +265,19 @@ def frontier_text(frontier) -> str:
         return "**Error against cost.** No benchmark result yet: `python bench/quantum_ng.py` measures it."
     m = frontier["methods"]
     sur = m["surrogate_shadow"]
+    s = seconds_unit(frontier)
     return (f"**Error against cost** (benchmark, {frontier['n_qubits']} qubits, {frontier['n_params']} parameters, "
             f"everything counted, state and shadows included). The surrogate from one shadow (k = {frontier['k']}, "
-            f"T = {frontier['snapshots']}) takes {sur['seconds']:.2f} s with error {sur['relative_error']:.2f}; "
-            f"block-diagonal `metric_tensor` on lightning takes {m['block_diag_metric_tensor']['seconds']:.2f} s "
+            f"T = {frontier['snapshots']}) takes {sur['seconds']:.2f} {s} with error {sur['relative_error']:.2f}; "
+            f"block-diagonal `metric_tensor` on lightning takes {m['block_diag_metric_tensor']['seconds']:.2f} {s} "
             f"with error {m['block_diag_metric_tensor']['relative_error']:.2f}; the exact paths (ours, "
-            f"{m['exact_ours']['seconds']:.2f} s; `adjoint_metric_tensor`, {m['adjoint_metric_tensor']['seconds']:.1f} s) "
+            f"{m['exact_ours']['seconds']:.2f} {s}; `adjoint_metric_tensor`, {m['adjoint_metric_tensor']['seconds']:.1f} {s}) "
             f"have none. A point is on the frontier when no other is both cheaper and more accurate.")
+
+
+def seconds_unit(frontier) -> str:
+    """"CPU s" when the benchmark timed the paths in CPU seconds (``clock: cpu``), else "s" (wall)."""
+    return "CPU s" if frontier.get("clock") == "cpu" else "s"
 
 
 def run_key(config: VQEConfig, seed: int) -> str:
@@ -391,7 +397,8 @@ def frontier_figure(frontier) -> go.Figure:
         fig.add_trace(go.Scatter(x=[p["seconds"] for p in by_k], y=[p["relative_error"] for p in by_k],
                                  mode="lines+markers+text", text=[f"k={p['k']}" for p in by_k], textposition="bottom right",
                                  name="surrogate by k", line=dict(color=COLORS[0], dash="dot")))
-    fig.update_xaxes(title="seconds, everything counted (log)", type="log")
+    unit = "CPU seconds" if frontier is not None and frontier.get("clock") == "cpu" else "seconds"
+    fig.update_xaxes(title=f"{unit}, everything counted (log)", type="log")
     fig.update_yaxes(title="relative error (exact paths drawn at 0.001)", type="log")
     fig.update_layout(title="Error against cost (benchmark)", height=380, showlegend=False, hovermode="closest")
     return fig
