@@ -13,12 +13,27 @@ depth on the same task (:func:`core.looped_lm.stages.hop_stages`), with an untra
 modular-chain profile correlation. Test-time scaling: the shipped pointer model's accuracy per hop,
 and the live preset (5 nodes, 3 hops) trained here, timed against the default live run (the anchor).
 
-    python bench/looped_lm.py   # writes bench/results/looped_lm.json and .md (~15 minutes on 2 cores)
+    python bench/looped_lm.py             # every design, the live preset, page timings: .json and .md
+    python bench/looped_lm.py --designs "B2 none sandwich" "B2 concat pre" --merge --jobs 2
+        # trains only the named designs and keeps every other design's record from the stored results
+    python bench/looped_lm.py --one "B2 concat pre" --record-to /tmp/pre.json   # one design, one process
+    python bench/looped_lm.py --merge --records /tmp/pre.json ...   # merge such records into the results
+    python bench/looped_lm.py --verdicts  # re-derive guidance, table and verdicts from the stored numbers
+
+With ``--merge`` only the design records change: the controls, the pointer stages, the test-time scaling,
+the live preset and the page timings (all of them readings of the shipped checkpoints, which a design
+record does not touch) are kept from the stored run, and guidance, checks and verdicts are re-derived.
+
+Each design record carries the date it was measured (``measured_at``), and ``runs`` lists which designs
+each invocation trained, so a merged file says which numbers came from which run. One default design
+costs about 75 s of CPU time to train (800 steps, one thread).
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import json
 import sys
 import time
 from pathlib import Path
@@ -29,9 +44,9 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_results  # noqa: E402
+from bench.report import RESULTS, write_results  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
+from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, today, verdict  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
 from core.looped_lm import LIVE_POINTER, LoopedConfig, load_pretrained, make_task, run_with_cache, task_of, train  # noqa: E402
 from core.looped_lm.evidence import (carries_the_answer, converges, cycle_evidence, hops_added,  # noqa: E402
@@ -74,7 +89,7 @@ def train_design(name: str) -> dict:
             result = train(config, seed=0, progress=bar)
         seconds, model = time.perf_counter() - t, result.model
         acc = {str(k): v for k, v in result.accuracy.items()}
-    record = {"config": config.to_dict(), "train_seconds": seconds, "accuracy_by_loops": acc,
+    record = {"config": config.to_dict(), "train_seconds": seconds, "measured_at": today(), "accuracy_by_loops": acc,
               "learned": acc["32"] >= LEARNED, **evidence_record(model, make_task(config.task))}
     record["stable_cycle"] = record["learned"] and record["converges"]
     return record
@@ -113,17 +128,17 @@ def run_cell(cell):
     return CellOutput(values=values, measured={"train_seconds": time.perf_counter() - t})
 
 
-def design_study() -> tuple[dict, dict]:
-    """Every design trained and measured, and the live pointer preset, in ``JOBS`` processes at once."""
+def design_study(names=None, jobs: int = JOBS, live: bool = True) -> tuple[dict, dict | None]:
+    """The named designs (default every one) trained and measured, and the live pointer preset (unless
+    ``live`` is False), in ``jobs`` processes at once; the live run's ratio is added by :func:`main`."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(JOBS, mp_context=multiprocessing.get_context("spawn")) as pool:
-        live = pool.submit(live_pointer)
-        records = dict(zip(DESIGNS, pool.map(train_design, DESIGNS)))
-        r_live = live.result()
-    anchor = records[BASE]["train_seconds"]
-    r_live.update(anchor_default_run_seconds=anchor, ratio_to_anchor=r_live["train_seconds"] / anchor)
+    names = list(DESIGNS) if names is None else list(names)
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending = pool.submit(live_pointer) if live else None
+        records = dict(zip(names, pool.map(train_design, names)))
+        r_live = pending.result() if pending is not None else None
     return records, r_live
 
 
@@ -144,12 +159,25 @@ def guidance(designs: dict) -> list:
             separation = "" if np.isnan(d["separation"]) else f", separation {d['separation']:.2f}"
             parts.append(f"{value}: {outcome} (accuracy {d['accuracy_by_loops']['32']:.2f}, δ@32 "
                          f"{max(d['delta_loop32']):.1e}{separation}, ρ {d['spectral_radius']:.2f})")
-        lines.append({"factor": label, "text": "; ".join(parts),
-                      "stable": sorted(str(d["config"][field]) for d in variants.values() if d["stable_cycle"]),
-                      "unstable": sorted(str(d["config"][field]) for d in variants.values()
-                                         if d["learned"] and not d["stable_cycle"]),
-                      "not_learned": sorted(str(d["config"][field]) for d in variants.values() if not d["learned"])})
+        line = {"factor": label, "text": "; ".join(parts),
+                "stable": sorted(str(d["config"][field]) for d in variants.values() if d["stable_cycle"]),
+                "unstable": sorted(str(d["config"][field]) for d in variants.values()
+                                   if d["learned"] and not d["stable_cycle"]),
+                "not_learned": sorted(str(d["config"][field]) for d in variants.values() if not d["learned"])}
+        lines.append({**line, "summary": guidance_summary(line)})
     return lines
+
+
+def guidance_summary(line: dict) -> str:
+    """The line's reading in words: which values gave a stable cycle, which learned without one, which did not learn."""
+    parts = [f"stable cycle with {', '.join(line['stable'])}" if line["stable"] else "no stable cycle"]
+    if line["unstable"]:
+        parts.append(f"learned but no fixed point with {', '.join(line['unstable'])}")
+    if line["not_learned"]:
+        parts.append(f"did not learn with {', '.join(line['not_learned'])} (no stability reading)")
+    if len(line["stable"]) + len(line["unstable"]) + len(line["not_learned"]) < 2:
+        parts.append("only one value measured")
+    return "; ".join(parts)
 
 
 def controls() -> dict:
@@ -197,19 +225,72 @@ def live_pointer() -> dict:
                                         and acc[-1, -1] >= 0.95)}
 
 
-def main() -> int:
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--designs", nargs="*", choices=list(DESIGNS), metavar="DESIGN",
+                        help=f"train only these designs (default every one: {', '.join(DESIGNS)})")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the stored records of the designs not trained now, and the stored readings of "
+                             "the shipped checkpoints (controls, stages, scaling, live preset, page timings)")
+    parser.add_argument("--jobs", type=int, default=JOBS, help=f"designs trained at once (default {JOBS})")
+    parser.add_argument("--one", choices=list(DESIGNS), metavar="DESIGN",
+                        help="train and measure one design in this process and write its record (--record-to)")
+    parser.add_argument("--record-to", type=Path, help="the JSON file --one writes")
+    parser.add_argument("--records", nargs="+", type=Path, default=[],
+                        help="with --merge: design records written by --one, taken instead of training")
+    parser.add_argument("--verdicts", action="store_true",
+                        help="re-derive the guidance, the table and the verdicts from the stored numbers, measuring nothing")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.verdicts:       # the guidance, the table and the verdicts are functions of the stored numbers
+        stored = json.loads((RESULTS / "looped_lm.json").read_text())
+        stored["guidance"] = guidance(stored["designs"])
+        return write_results("looped_lm", stored, table(stored), verdicts=verdicts)
+    if args.one:
+        if args.record_to is None:
+            raise SystemExit("--record-to: missing; --one writes its record there")
+        args.record_to.write_text(json.dumps({"design": args.one, "record": train_design(args.one)}, indent=2))
+        return 0
     t0 = time.perf_counter()
-    designs, r_live = design_study()
-    shipped = load_pretrained("pointer")
-    pointer, pointer_task = shipped.model, shipped.task
-    scaling = accuracy_by_hops(pointer, pointer_task, SCALING_LOOPS, n=1024, seed=77)
-    r = {"designs": designs, "learned_threshold": LEARNED, "controls": controls(), "guidance": guidance(designs),
-         "pointer_stages": pointer_stages(), "chain_profile_correlation": chain_profile(),
-         "feedforward_accuracy": load_pretrained("feedforward").model.metadata["accuracy_by_loops"]["1"],
-         "test_time_scaling": {"loops": list(SCALING_LOOPS), "accuracy_by_hop": scaling.tolist()},
-         "live_pointer": r_live, "page": page_timings("../pages/looped_lm.py")}
+    stored = json.loads((RESULTS / "looped_lm.json").read_text()) if args.merge else {}
+    for record in stored.get("designs", {}).values():     # records from before designs carried their date
+        record.setdefault("measured_at", stored["measured_at"])
+    if stored and "runs" not in stored:
+        stored["runs"] = [{"measured_at": stored["measured_at"], "designs_trained": list(stored["designs"]),
+                           "merged": False, "seconds": stored.get("seconds")}]
+    given = {r["design"]: r["record"] for r in (json.loads(f.read_text()) for f in args.records)}
+    if args.merge and args.designs is None:
+        args.designs = []          # --merge trains only what --designs names
+    trained, r_live = design_study(args.designs, jobs=args.jobs, live=not args.merge) if args.designs or not args.merge \
+        else ({}, None)
+    trained = {**given, **trained}
+    designs = {n: trained.get(n, stored.get("designs", {}).get(n)) for n in DESIGNS}
+    designs = {n: d for n, d in designs.items() if d is not None}
+    if args.merge:
+        r_live = stored["live_pointer"]
+    else:
+        anchor = designs[BASE]["train_seconds"]
+        r_live.update(anchor_default_run_seconds=anchor, ratio_to_anchor=r_live["train_seconds"] / anchor)
+    r = {"designs": designs, "learned_threshold": LEARNED, "guidance": guidance(designs), "live_pointer": r_live}
+    if args.merge:      # readings of the shipped checkpoints: a design record does not change them
+        r.update({k: stored[k] for k in ("controls", "pointer_stages", "chain_profile_correlation",
+                                         "feedforward_accuracy", "test_time_scaling", "page")})
+    else:
+        shipped = load_pretrained("pointer")
+        scaling = accuracy_by_hops(shipped.model, shipped.task, SCALING_LOOPS, n=1024, seed=77)
+        r.update({"controls": controls(), "pointer_stages": pointer_stages(), "chain_profile_correlation": chain_profile(),
+                  "feedforward_accuracy": load_pretrained("feedforward").model.metadata["accuracy_by_loops"]["1"],
+                  "test_time_scaling": {"loops": list(SCALING_LOOPS), "accuracy_by_hop": scaling.tolist()},
+                  "page": page_timings("../pages/looped_lm.py")})
+    scaling = np.array(r["test_time_scaling"]["accuracy_by_hop"])
+    run = {"measured_at": today(), "designs_trained": list(trained), "merged": args.merge,
+           "seconds": time.perf_counter() - t0}
+    r["runs"] = (stored.get("runs", []) if args.merge else []) + [run]
     r["designs_not_measured"] = sorted(set(DESIGNS) - set(designs))
-    r["seconds"] = time.perf_counter() - t0
+    r["seconds"] = run["seconds"] = time.perf_counter() - t0
     base = designs[BASE]
     r["checks"] = {"base_design_learns_a_stable_cycle": base["stable_cycle"] and base["carries_the_answer"],
                    "a_learned_design_does_not_converge": any(d["learned"] and not d["converges"] for d in designs.values()),
@@ -241,7 +322,8 @@ def table(r: dict) -> str:
     if r.get("designs_not_measured"):
         lines += ["", f"Not measured in this run: {', '.join(r['designs_not_measured'])}."]
     lines += ["", "Design guidance (each factor changed alone from Huginn's B2 concat sandwich):", ""]
-    lines += [f"- **{g['factor']}**: {g['text']}" for g in r["guidance"]]
+    lines += [f"- **{g['factor']}**: " + (f"{g['summary']}. " if g.get("summary") else "") + g["text"]
+              for g in r["guidance"]]
     p = r["pointer_stages"]
     lines += ["", f"Stages on pointer chasing (block of {p['block_size']} layer, 8 nodes, 8 hops) against a feedforward "
               "model of 8 layers trained on the same task: hops read right (coda lens ≥ 0.9, in order) after each "

@@ -387,7 +387,8 @@ def design_study_section() -> None:
                 "untrained and trained on shuffled targets: they converge too, but carry no answer.")
     st.dataframe(study_table(study), hide_index=True)
     st.markdown("**Design guidance** (each choice changed alone from Huginn's B2 concat sandwich):\n\n"
-                + "\n".join(f"- **{g['factor']}**: {g['text']}" for g in study["guidance"]))
+                + "\n".join(f"- **{g['factor']}**: " + (f"{g['summary']}. " if g.get("summary") else "") + g["text"]
+                            for g in study["guidance"]))
 
 
 def study_table(study: dict) -> pd.DataFrame:
