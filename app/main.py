@@ -22,7 +22,9 @@ from app.ui.pages import page_for  # noqa: E402
 from app.ui.style import apply_page_style  # noqa: E402
 from app.ui.warmup import drawing, import_page, warm_modules, warm_up  # noqa: E402
 
-st.set_page_config(page_title="Paperlab", page_icon=":material/science:", layout="wide")
+# the icon ships with the app: a material symbol would make every visitor's browser (the study's participants
+# included) fetch it from fonts.gstatic.com
+st.set_page_config(page_title="Paperlab", page_icon=str(ROOT / "app" / "icon.png"), layout="wide")
 participant = "study" in st.query_params   # a participant's link: only their page, no navigation
 apply_page_style(preload=not participant)    # a visitor's browser starts on plotly's code at once
 

@@ -96,6 +96,8 @@ def start_cluster(replicas: int, env: dict | None = None, debug_headers: bool = 
         raise FileNotFoundError("nginx: not installed; apt-get install -y nginx (.ci/run does this)")
     prefix = Path(tempfile.mkdtemp(prefix="paperlab-nginx-"))
     ports = [free_port() for _ in range(replicas)]
+    # nginx is the apps' only client: the admin back-off reads the visitor's address from its X-Forwarded-For
+    env = {"STUDY_TRUSTED_PROXIES": "127.0.0.1", **(env or {})}
     apps = [start_server(port, prefix / f"app-{port}.log", env=env) for port in ports]
     listen = free_port()
     (prefix / "nginx.conf").write_text(local_config(ports, listen, debug_headers))

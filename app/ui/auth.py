@@ -5,7 +5,9 @@ compared with ``hmac.compare_digest``; the typed text is removed from the sessio
 a configured password, or with one shorter than ``MIN_PASSWORD_LENGTH`` characters, the gate says
 how to set one and stays shut. Wrong tries back off exponentially per session and per client
 address (:func:`backoff`: kept in the study database, so every app process behind nginx sees the same
-counts; see core/interestingness/safety.py): during a wait a try is refused without being compared. An unlocked session has a "Log out" button, and survives a
+counts; see core/interestingness/safety.py): during a wait a try is refused without being compared.
+Behind a reverse proxy every connection comes from the proxy: name it in ``STUDY_TRUSTED_PROXIES`` and
+the client's own address is read from ``X-Forwarded-For`` (only the hops trusted proxies appended). An unlocked session has a "Log out" button, and survives a
 reload through a cookie (``COOKIE``: an expiring HMAC token, see core/interestingness/safety.py; set
 with ``SameSite=Strict``) that logging out deletes.
 """
@@ -22,7 +24,7 @@ import streamlit as st
 
 from app.ui.study import study_secret, study_store
 from core.interestingness.safety import (ADMIN_SESSION_S, Backoff, SharedBackoff, admin_token, admin_token_valid,
-                                         password_problem)
+                                         client_address, password_problem, trusted_proxies)
 
 BACKOFF: Backoff | None = None   # a per-process back-off where a test sets one; otherwise the database's
 
@@ -43,13 +45,21 @@ def configured_password() -> str | None:
 
 
 def _client_keys() -> tuple[str, ...]:
-    """The back-off keys of this try: the session, and the client's address when Streamlit knows it."""
+    """The back-off keys of this try: the session, and the client's address when there is a request (the
+    connection's, or behind a proxy named in ``STUDY_TRUSTED_PROXIES`` the client's from ``X-Forwarded-For``:
+    :func:`core.interestingness.safety.client_address`)."""
     session = st.session_state.setdefault("admin_gate_id", secrets.token_hex(8))
     try:
-        address = st.context.ip_address
-    except Exception:  # noqa: BLE001 - no request context (bare mode)
-        address = None
-    return (f"session:{session}",) + ((f"address:{address}",) if isinstance(address, str) and address else ())
+        headers, peer = st.context.headers, st.context.ip_address
+        forwarded = [v for v in headers.get_all("X-Forwarded-For") if isinstance(v, str)]
+        request = isinstance(headers.get("Host"), str)
+    except Exception:  # noqa: BLE001 - no request context (bare mode; AppTest's context is a mock)
+        request = False
+    if not request:                                      # no request (bare mode, AppTest): the session only
+        return (f"session:{session}",)
+    address = client_address(peer if isinstance(peer, str) else None, ", ".join(forwarded) or None,
+                             trusted_proxies(os.environ.get("STUDY_TRUSTED_PROXIES")))
+    return (f"session:{session}", f"address:{address}")
 
 
 def _logout() -> None:

@@ -20,12 +20,20 @@ Choices that are ours:
   ``BACKOFF_BASE_S * 2**(failures - FREE_TRIES)`` seconds (at most ``BACKOFF_MAX_S``) before the next try
   is even compared. Across app processes the counts live in the study database (:class:`SharedBackoff`);
   :class:`Backoff` keeps them in one process (tests, a single server without a store).
+- The client address the back-off counts (:func:`client_address`) is the address of the connection,
+  except when that connection comes from a proxy named in ``STUDY_TRUSTED_PROXIES`` (addresses or
+  networks, comma-separated; none by default): then it is the rightmost address of ``X-Forwarded-For``
+  that is not itself a trusted proxy (the one the trusted proxy saw). Behind nginx every connection
+  comes from nginx, so without the setting all visitors would share one count; with it, a header a
+  visitor forges is ignored, because only the hops that trusted proxies appended are read. Streamlit
+  reports no address for a connection from the loopback, which counts as ``127.0.0.1`` here.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import logging
 import re
 import secrets
@@ -142,6 +150,62 @@ def password_problem(password: str | None) -> str | None:
         return (f"the admin password has {len(password.strip())} characters (spaces at the ends not counted); "
                 f"allowed {MIN_PASSWORD_LENGTH} or more")
     return None
+
+
+def trusted_proxies(value: str | None) -> tuple:
+    """The networks of ``STUDY_TRUSTED_PROXIES``: comma-separated addresses or networks (empty: none).
+
+    Examples
+    --------
+    >>> [str(n) for n in trusted_proxies("127.0.0.1, 10.0.0.0/8")]
+    ['127.0.0.1/32', '10.0.0.0/8']
+    """
+    if value is None or not value.strip():
+        return ()
+    networks = []
+    for part in value.split(","):
+        try:
+            networks.append(ipaddress.ip_network(part.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"STUDY_TRUSTED_PROXIES: {part.strip()!r} is not an address or network; allowed "
+                             "comma-separated addresses or networks such as 127.0.0.1, 172.16.0.0/12") from None
+    return tuple(networks)
+
+
+def _ip(text: str):
+    try:
+        return ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+
+
+def client_address(peer: str | None, forwarded_for: str | None, trusted=()) -> str:
+    """The client address the admin back-off counts (see the module docstring).
+
+    ``peer`` is the connection's address (None: the loopback, as Streamlit reports it), ``forwarded_for``
+    the request's ``X-Forwarded-For`` header, ``trusted`` the networks of :func:`trusted_proxies`. A header
+    is read only when the peer is trusted, from its right end, skipping trusted hops; a hop that is not an
+    address ends the walk at the trusted hop before it.
+
+    Examples
+    --------
+    >>> client_address("10.0.0.5", "6.6.6.6, 203.0.113.9", trusted_proxies("10.0.0.0/8"))
+    '203.0.113.9'
+    >>> client_address("198.51.100.7", "203.0.113.9", trusted_proxies("10.0.0.0/8"))  # not a proxy: its own
+    '198.51.100.7'
+    """
+    address = peer if peer else "127.0.0.1"
+    here = _ip(address)
+    if here is None or not any(here in network for network in trusted) or not forwarded_for:
+        return address
+    for hop in reversed(forwarded_for.split(",")):
+        ip = _ip(hop)
+        if ip is None:
+            return address
+        address = str(ip)
+        if not any(ip in network for network in trusted):
+            return address
+    return address
 
 
 def backoff_pause(failures: int) -> float:

@@ -63,3 +63,18 @@ def test_the_local_config_changes_only_the_marked_lines():
     assert "X-Paperlab-Upstream" not in text and "X-Paperlab-Upstream" in local_config([9001], 8088, True)
     with pytest.raises(ValueError, match="^app_ports: empty"):
         local_config([], 8088)
+
+
+def test_the_replicas_read_the_visitor_address_from_nginx_only(compose):
+    """Behind nginx every connection comes from the proxy: the admin back-off must count the visitor's address."""
+    import ipaddress
+
+    from core.interestingness.safety import client_address, trusted_proxies
+
+    for name in ("app1", "app2"):
+        networks = trusted_proxies(compose["services"][name]["environment"]["STUDY_TRUSTED_PROXIES"])
+        assert networks and all(n.is_private for n in networks)
+        assert client_address("172.18.0.5", "203.0.113.9", networks) == "203.0.113.9"     # nginx on compose's network
+        assert client_address("203.0.113.7", "198.51.100.1", networks) == "203.0.113.7"   # no one else is believed
+        assert not any(ipaddress.ip_address("203.0.113.7") in n for n in networks)
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in CONFIG.read_text()

@@ -5,7 +5,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from core.interestingness import StudyStore
-from core.interestingness.safety import FREE_TRIES, Backoff, SharedBackoff, backoff_pause
+from core.interestingness.safety import (FREE_TRIES, Backoff, SharedBackoff, backoff_pause, client_address,
+                                         trusted_proxies)
 
 
 def test_two_processes_see_one_count_on_the_same_schedule(db_url):
@@ -43,3 +44,43 @@ def test_a_bad_key_is_refused_and_nothing_is_written(store, bad):
     with pytest.raises(ValueError, match="^key: .*allowed text of 1..200 characters"):
         store.backoff_failed(["session:ok", bad], 0.0)
     assert store.backoff_failures("session:ok") == 0
+
+
+TRUSTED = trusted_proxies("127.0.0.1, 10.0.0.0/8")
+
+
+@pytest.mark.parametrize("peer, forwarded, expected", [
+    (None, "203.0.113.9", "203.0.113.9"),                   # nginx on the loopback (Streamlit reports None)
+    ("10.1.2.3", "203.0.113.9", "203.0.113.9"),             # a proxy in a trusted network
+    ("10.1.2.3", "6.6.6.6, 203.0.113.9", "203.0.113.9"),    # a forged left part is never read
+    ("10.1.2.3", "203.0.113.9, 10.0.0.7", "203.0.113.9"),   # a chain of trusted proxies is walked through
+    ("10.1.2.3", "not-an-address, 10.0.0.7", "10.0.0.7"),   # a malformed hop stops at the trusted one before it
+    ("10.1.2.3", None, "10.1.2.3"),                         # no header: the proxy's own address
+    ("198.51.100.7", "203.0.113.9", "198.51.100.7"),        # not a trusted proxy: its header is ignored
+    ("2001:db8::1", "203.0.113.9", "2001:db8::1"),
+])
+def test_the_client_address_behind_a_trusted_proxy(peer, forwarded, expected):
+    assert client_address(peer, forwarded, TRUSTED) == expected
+
+
+def test_control_without_trusted_proxies_every_visitor_behind_nginx_is_one_address():
+    assert {client_address(None, f"203.0.113.{i}", ()) for i in range(5)} == {"127.0.0.1"}
+    assert len({client_address(None, f"203.0.113.{i}", TRUSTED) for i in range(5)}) == 5
+
+
+def test_visitors_behind_a_trusted_proxy_back_off_separately(store):
+    gate = SharedBackoff(store, clock=lambda: 1000.0)
+    guessing, other = (f"address:{client_address(None, a, TRUSTED)}" for a in ("203.0.113.9", "198.51.100.7"))
+    for _ in range(FREE_TRIES):
+        gate.failed(guessing)
+    assert gate.wait(guessing) > 0 and gate.wait(other) == 0
+    guessing, other = (f"address:{client_address(None, a, ())}" for a in ("203.0.113.9", "198.51.100.7"))
+    for _ in range(FREE_TRIES):                                   # control: without the setting they share one
+        gate.failed(guessing)
+    assert gate.wait(other) > 0
+
+
+@pytest.mark.parametrize("bad", ["127.0.0.1, nginx", "10.0.0.0/33", "localhost"])
+def test_a_bad_trusted_proxies_setting_is_refused_naming_it(bad):
+    with pytest.raises(ValueError, match="^STUDY_TRUSTED_PROXIES: .* is not an address or network"):
+        trusted_proxies(bad)
