@@ -27,9 +27,9 @@ effective rank against the dimension only.
 
 from core.kernel_conformal.conformal import (Region, SplitConformalRegressor, conformal_quantile, conformal_rank)
 from core.kernel_conformal.data import (LAW_LABELS, LAWS, RealData, RegressionData, linnerud, macro_var,
-                                        make_regression)
-from core.kernel_conformal.experiment import (CompareConfig, Comparison, CoverageCheck, Sweep, compare_scores,
-                                              coverage_check, make_regressor, sweep)
+                                        make_regression, split_real)
+from core.kernel_conformal.experiment import (CompareConfig, Comparison, CoverageCheck, RealDataCheck, Sweep,
+                                              compare_scores, coverage_check, make_regressor, real_data_check, sweep)
 from core.kernel_conformal.kernels import (KERNEL_LABELS, KERNELS, MultivariateKernelScore, effective_dimension,
                                            effective_rank, kernel_matrix, median_distance)
 from core.kernel_conformal.scores import (SCORE_LABELS, SCORES, CoordinateMax, GlobalEllipsoid, KernelScore,
@@ -44,7 +44,7 @@ __all__ = [
     "effective_rank", "effective_dimension", "GlobalEllipsoid", "LocalEllipsoid", "CoordinateMax", "MapieScore",
     "KernelScore", "make_score", "SCORES", "SCORE_LABELS", "SplitConformalRegressor", "Region",
     "conformal_quantile", "conformal_rank", "LAWS", "LAW_LABELS", "RegressionData", "RealData", "make_regression",
-    "linnerud",
+    "linnerud", "split_real", "RealDataCheck", "real_data_check",
     "macro_var", "CompareConfig", "Comparison", "compare_scores", "Sweep", "sweep", "CoverageCheck",
     "coverage_check", "make_regressor", "MonteCarloVolume", "ellipsoid_volume", "monte_carlo_volume",
     "RegionView", "region_view",

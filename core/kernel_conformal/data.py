@@ -210,3 +210,48 @@ def macro_var(lags: int = 2) -> RealData:
     X = np.hstack([y[lags - k - 1: len(y) - k - 1] for k in range(lags)])
     inputs = [f"{name}[t-{k + 1}]" for k in range(lags) for name in MACRO_SERIES]
     return RealData(X, y[lags:], inputs, list(MACRO_SERIES))
+
+
+def split_real(data: RealData, n_fit: int, n_cal: int, seed: int = 0, name: str = "real") -> RegressionData:
+    """A seeded random fit / calibration / test split of a real regression (the rest is the test split).
+
+    Ours: the rows are permuted with ``derive_rng(seed, "real-split")`` and cut in that order, so each
+    seed is one exchangeable draw of the three splits (for a time series such as :func:`macro_var` this
+    treats the quarters as exchangeable, which they are not quite).
+
+    Parameters
+    ----------
+    data : RealData
+        The regression (:func:`linnerud`, :func:`macro_var`).
+    n_fit : int
+        Rows of the fit split, >= 2.
+    n_cal : int
+        Rows of the calibration split, >= 1; ``n_fit + n_cal`` must leave at least one test row.
+    seed : int
+        The permutation.
+    name : str
+        Stored as the split's ``law`` (what the data is).
+
+    Returns
+    -------
+    RegressionData
+        The three splits, ``dim`` the number of outputs.
+
+    Examples
+    --------
+    >>> split = split_real(linnerud(), n_fit=8, n_cal=9, seed=0, name="linnerud")
+    >>> split.X_fit.shape, split.Y_cal.shape, split.Y_test.shape, split.law
+    ((8, 3), (9, 3), (3, 3), 'linnerud')
+    """
+    if not isinstance(data, RealData):
+        raise ValueError(f"data: a {type(data).__name__}; allowed a RealData (linnerud(), macro_var())")
+    n = len(data.X)
+    for field, value, low in (("n_fit", n_fit, 2), ("n_cal", n_cal, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{field}: {value!r} is out of range; allowed an integer >= {low}")
+    if n_fit + n_cal >= n:
+        raise ValueError(f"n_cal: n_fit + n_cal = {n_fit + n_cal} leaves no test row of {n}; allowed n_fit + n_cal < {n}")
+    order = derive_rng(seed, "real-split").permutation(n)
+    fit, cal, test = order[:n_fit], order[n_fit:n_fit + n_cal], order[n_fit + n_cal:]
+    return RegressionData(data.X[fit], data.Y[fit], data.X[cal], data.Y[cal], data.X[test], data.Y[test],
+                          law=str(name), dim=int(data.Y.shape[1]))

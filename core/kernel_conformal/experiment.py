@@ -5,6 +5,8 @@ x; the local ellipsoid's and MAPIE's change with x, and their volume is the mean
 inputs of the exact ellipsoid volumes. Coverage is the share of test points inside their region.
 The volume ratio MKS / ellipsoid is reported with a normal interval from the Monte Carlo error
 (one seed) or, over seeds, as the geometric mean with a t interval on the log-ratios.
+Real data (:func:`real_data_check`): repeated seeded random fit / calibration / test splits of
+linnerud or the macrodata VAR, the same comparison on each split.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from core.common.config import Config, choice, param
 from core.common.progress import report
 from core.common.seeding import derive_seed
 from core.kernel_conformal.conformal import SplitConformalRegressor, conformal_rank
-from core.kernel_conformal.data import LAWS, RegressionData, make_regression
+from core.kernel_conformal.data import LAWS, RealData, RegressionData, make_regression, split_real
 from core.kernel_conformal.kernels import KERNELS, effective_dimension, effective_rank
 from core.kernel_conformal.scores import SCORES, make_score
 from core.kernel_conformal.volume import box_volume, ellipsoid_volume, monte_carlo_volume
@@ -489,3 +491,127 @@ def coverage_check(alphas=(0.05, 0.1, 0.2), n_seeds: int = 300, law: str = "bana
     low = np.array([binom.ppf(0.0005, n_seeds, p) for p in exact]) / n_seeds
     high = np.array([binom.ppf(0.9995, n_seeds, p) for p in exact]) / n_seeds
     return CoverageCheck(alphas, hits, int(n_seeds), exact, low, high, list(scores))
+
+
+def geometric_interval(log_ratio: np.ndarray) -> tuple[float, float, float]:
+    """(geometric mean, low, high) of exp(log_ratio) with a 95% t interval on the finite log-ratios."""
+    from scipy.stats import t as student_t
+
+    lr = np.asarray(log_ratio, float)
+    lr = lr[np.isfinite(lr)]
+    if not lr.size:
+        return float("nan"), float("nan"), float("nan")
+    if lr.size == 1:
+        return float(np.exp(lr[0])), float("nan"), float("nan")
+    half = student_t.ppf(0.975, lr.size - 1) * lr.std(ddof=1) / np.sqrt(lr.size)
+    return float(np.exp(lr.mean())), float(np.exp(lr.mean() - half)), float(np.exp(lr.mean() + half))
+
+
+@dataclass
+class RealDataCheck:
+    """The scores on a real regression over repeated random splits.
+
+    Attributes
+    ----------
+    name : str
+        The data set.
+    alpha : float
+        The level.
+    n_fit, n_cal, n_test : int
+        Rows of each split.
+    scores : list of str
+        The scores, MKS first and the global ellipsoid second.
+    coverage : numpy.ndarray
+        ``(N, S)`` share of each split's test rows inside their region.
+    volume : numpy.ndarray
+        ``(N, S)`` region volume in residual space.
+    log_ratio : numpy.ndarray
+        ``(N,)`` log(vol MKS / vol ellipsoid).
+    ratio, ratio_low, ratio_high : float
+        Geometric mean of the ratio over splits and its 95% t interval.
+    exact : float
+        ceil((n_cal + 1)(1 - alpha)) / (n_cal + 1), the mean coverage of continuous scores.
+    effective_rank : float
+        Mean over splits of MKS's operator's effective rank.
+    unbounded : int
+        Splits where MKS's region is unbounded (threshold at its plateau: infinite volume, left out of
+        the geometric mean).
+    done : int
+        Splits run (fewer than N when stopped).
+    """
+
+    name: str
+    alpha: float
+    n_fit: int
+    n_cal: int
+    n_test: int
+    scores: list
+    coverage: np.ndarray
+    volume: np.ndarray
+    log_ratio: np.ndarray
+    ratio: float
+    ratio_low: float
+    ratio_high: float
+    exact: float
+    effective_rank: float
+    unbounded: int
+    done: int
+
+
+def real_data_check(data: RealData, config: CompareConfig | None = None, n_fit: int = 100, n_cal: int = 60,
+                    n_splits: int = 50, seed: int = 0, name: str = "real", progress=None) -> RealDataCheck:
+    """:func:`compare_scores` on ``n_splits`` seeded random splits of a real regression.
+
+    Parameters
+    ----------
+    data : RealData
+        :func:`~core.kernel_conformal.data.linnerud` or :func:`~core.kernel_conformal.data.macro_var`.
+    config : CompareConfig, optional
+        The scores' settings, the level and the regressor (its sizes and law are not used); default
+        ``CompareConfig()``.
+    n_fit, n_cal : int
+        Rows of the fit and calibration splits; the rest is the test split.
+    n_splits : int
+        Random splits, >= 1 (split s uses ``derive_seed(seed, "real", s)``).
+    seed : int
+        The splits' root seed.
+    name : str
+        The data set's name (reported).
+    progress : callable, optional
+        ``progress(s, n_splits, {"ratio"})`` after each split; False stops.
+
+    Returns
+    -------
+    RealDataCheck
+        Coverage and volume per split and score, and the volume ratio MKS / ellipsoid over splits.
+
+    Examples
+    --------
+    >>> from core.kernel_conformal.data import linnerud
+    >>> small = CompareConfig(alpha=0.2, mc_samples=1000)
+    >>> check = real_data_check(linnerud(), small, n_fit=8, n_cal=9, n_splits=2, name="linnerud")
+    >>> check.coverage.shape, check.n_test, round(check.exact, 3)
+    ((2, 4), 3, 0.8)
+    """
+    config = _check_config(config)
+    if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 1:
+        raise ValueError(f"n_splits: {n_splits!r} is out of range; allowed an integer >= 1")
+    split_real(data, n_fit, n_cal, seed, name)   # checks the data and the sizes before the loop
+    names = list(config.scores())
+    coverage, volume = np.full((n_splits, len(names)), np.nan), np.full((n_splits, len(names)), np.nan)
+    eff, done = np.full(n_splits, np.nan), 0
+    for s in range(int(n_splits)):
+        split = split_real(data, n_fit, n_cal, derive_seed(seed, "real", s), name)
+        c = compare_scores(config, derive_seed(seed, "real-compare", s), data=split)
+        coverage[s], volume[s], eff[s] = c.coverage, c.volume, c.effective_rank
+        done = s + 1
+        if not report(progress, done, int(n_splits), {"ratio": c.ratio_mks_ellipsoid}):
+            break
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_ratio = np.log(volume[:, 0] / volume[:, 1])
+    ratio, low, high = geometric_interval(log_ratio)
+    n_test = len(data.X) - n_fit - n_cal
+    exact = min(conformal_rank(n_cal, config.alpha), n_cal + 1) / (n_cal + 1)
+    return RealDataCheck(name, float(config.alpha), int(n_fit), int(n_cal), int(n_test), names, coverage, volume,
+                         log_ratio, ratio, low, high, float(exact), float(np.nanmean(eff)),
+                         int(np.sum(np.isinf(volume[:done, 0]))), done)

@@ -1,9 +1,10 @@
 """Shipped arrays for the page's first view, and the command that regenerates them.
 
 The first view (banana residuals, d = 2, alpha = 0.1, the default CompareConfig, seed 0) opens on
-``assets/kernel_conformal/view_seed0.npz`` (the 2-D score maps) and ``compare_seed0.json`` (each
-score's coverage and volume), so it needs no fitting. MAPIE's learned region is not shipped (its
-network trains in minutes on busy cores); the page trains it on a click. Regenerate:
+``assets/kernel_conformal/view_seed0.npz`` (the 2-D score maps, and MAPIE's learned region at the
+first test input) and ``compare_seed0.json`` (each score's coverage and volume, MAPIE's included),
+so it needs no fitting and imports no torch. Regenerate (MAPIE's network trains twice, a few
+minutes on busy cores):
 
     python -m core.kernel_conformal.ship
 """
@@ -40,9 +41,9 @@ def shipped_comparison() -> dict | None:
 
 def write_assets() -> tuple[Path, Path]:
     ASSETS.mkdir(parents=True, exist_ok=True)
-    view = region_view(CompareConfig(), SEED)
+    view = region_view(CompareConfig(mapie=True), SEED)
     np.savez_compressed(VIEW, **{f.name: np.asarray(getattr(view, f.name)) for f in fields(RegionView)})
-    c = compare_scores(CompareConfig(), SEED)
+    c = compare_scores(CompareConfig(mapie=True), SEED)
     COMPARE.write_text(json.dumps(result_to_dict(c), allow_nan=False) + "\n")
     return VIEW, COMPARE
 

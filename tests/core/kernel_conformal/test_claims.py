@@ -27,11 +27,14 @@ def test_control_in_sample_calibration_falls_below_the_band():
 SMALL = dict(n_fit=200, n_cal=200, n_test=400, mc_samples=6000)
 
 
-def test_mks_shrinks_the_banana_region_and_gaussian_control_shows_no_advantage():
-    banana = compare_scores(CompareConfig(law="banana", **SMALL), seed=1)
-    gauss = compare_scores(CompareConfig(law="gaussian", **SMALL), seed=1)
-    assert banana.ratio_high < 0.85                     # MKS region clearly smaller (MC interval)
-    assert gauss.ratio_low > 0.9                        # no advantage where the ellipsoid is the right shape
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_mks_shrinks_the_banana_region_and_gaussian_control_shows_no_advantage(seed):
+    banana = compare_scores(CompareConfig(law="banana", **SMALL), seed=seed)
+    gauss = compare_scores(CompareConfig(law="gaussian", **SMALL), seed=seed)
+    assert banana.ratio_high < 0.85                     # MKS region clearly smaller, beyond its MC interval
+    # the control: where the ellipsoid is the right shape MKS has no volume advantage within the MC error,
+    # i.e. the 95% MC interval of vol(MKS) / vol(ellipsoid) reaches 1 (or lies above it); banana fails this
+    assert gauss.ratio_high >= 1.0 and not banana.ratio_high >= 1.0
     for c in (banana, gauss):
         assert np.all(np.abs(c.coverage[:2] - 0.9) < 0.08)
 

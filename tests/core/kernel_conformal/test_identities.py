@@ -100,6 +100,23 @@ def test_var_residuals_match_statsmodels():
     np.testing.assert_allclose(ours, np.asarray(VAR(y).fit(2).resid), atol=1e-10)
 
 
+def test_real_splits_partition_the_rows_and_the_check_runs_one_comparison_per_split():
+    from core.common.progress import ProgressLog
+    from core.kernel_conformal import CompareConfig, linnerud, real_data_check, split_real
+
+    data = macro_var(2)
+    s = split_real(data, 100, 60, seed=4, name="macro")
+    rows = np.vstack([s.X_fit, s.X_cal, s.X_test])
+    assert rows.shape == data.X.shape and s.Y_test.shape == (40, 3)
+    np.testing.assert_array_equal(np.sort(rows, axis=0), np.sort(data.X, axis=0))   # every row once
+    assert not np.array_equal(split_real(data, 100, 60, seed=5).X_fit, s.X_fit)
+    log = ProgressLog(stop_after=2)
+    check = real_data_check(linnerud(), CompareConfig(alpha=0.2, mc_samples=1000), n_fit=8, n_cal=9, n_splits=5,
+                            progress=log)
+    assert check.done == 2 and log.steps == [1, 2] and np.all(np.isnan(check.coverage[2:]))
+    assert check.exact == pytest.approx(8 / 10) and np.all((check.coverage[:2] >= 0) & (check.coverage[:2] <= 1))
+
+
 @pytest.mark.parametrize("field,value,message", [("dim", 11, "dim:"), ("alpha", 0.0, "alpha:"), ("lam", 0.0, "lam:"),
                                                  ("law", "cauchy", "law:"), ("kernel", "poly", "kernel:"),
                                                  ("n_cal", 20, "n_cal:")])
