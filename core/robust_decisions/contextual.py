@@ -281,9 +281,34 @@ def policy_actions(setting: Setting, policy: str, eps: float = 0.0) -> np.ndarra
         if problem.key != "posted_pricing":
             raise ValueError(f"policy: 'ric_h' is for posted pricing only; allowed for {problem.key}: "
                              f"{', '.join(p for p in POLICIES if p != 'ric_h')}")
-        ric = RicH().fit(setting.pred_train, setting.s_train, setting.pred_val, setting.s_val)
-        return ric.predict(pred)
+        return fit_ric(setting).predict(pred)
     raise ValueError(f"policy: {policy!r} is not an option; allowed {', '.join(POLICIES)}")
+
+
+def fit_ric(setting: Setting) -> RicH:
+    """RIC-h fitted on the setting's training split, its k chosen on the validation split (pricing).
+
+    Parameters
+    ----------
+    setting : Setting
+        A posted-pricing setting.
+
+    Returns
+    -------
+    RicH
+        The fitted model (deterministic: KMeans is seeded), as the ``ric_h`` policy uses it.
+
+    Examples
+    --------
+    >>> setting = make_setting(SettingConfig(n_train=200, n_val=200, n_test=500), seed=0)
+    >>> ric = fit_ric(setting)
+    >>> ric.bound(setting.pred_test, setting.s_test) > 0
+    True
+    """
+    if setting.problem.key != "posted_pricing":
+        raise ValueError(f"setting: RIC-h is for posted pricing only; allowed a posted_pricing setting, not "
+                         f"{setting.problem.key}")
+    return RicH().fit(setting.pred_train, setting.s_train, setting.pred_val, setting.s_val)
 
 
 def policies_for(problem: DecisionProblem) -> list[str]:

@@ -8,6 +8,11 @@ over all points, with a 95% t-interval from the fit's standard error (scipy.stat
 Where following the prediction is brittle its loss does not vanish as eta -> 0: its slope is
 near 0 and we also report each policy's floor, the mean loss at the smallest eta.
 
+Two bounds are evaluated on the same instances: the abstract's, 1.5 c^(2/3) (2B)^(1/3) eta^(2/3)
+(``bound``, at each level's mean eta), and, for posted pricing, our Cantelli bound on the best
+reserves of RIC-h's clusters (``ric_bound``, per cell, :func:`.ric.cluster_bound` on the test split;
+Medina & Vassilvitskii's own bound was not available to us).
+
 The defaults (10 noise levels from 0.001 to 0.3, 5 replicates, 50,000 test contexts, the searched
 worst-case law) are the bench's scale; the page ships that run for seed 0 (:mod:`.ship`).
 """
@@ -23,7 +28,7 @@ from core.common.config import Config, choice, param
 from core.common.progress import report
 from core.common.seeding import derive_seed
 from core.robust_decisions.contextual import (ERROR_LAWS, MODELS, POLICY_LABELS, SettingConfig, average_excess,
-                                              make_setting, policies_for)
+                                              fit_ric, make_setting, policies_for)
 from core.robust_decisions.problems import PROBLEMS, TIE_BREAKS, problem_for
 
 
@@ -107,6 +112,9 @@ class RateResult:
         Noise levels with at least one finished replicate.
     loss_bound_B : float
         B of the bound (the last setting's).
+    ric_bound : ndarray of shape (n_points, replicates), optional
+        Posted pricing: the Cantelli bound on the best reserves of RIC-h's clusters in each cell (see
+        :func:`.ric.cluster_bound`); NaN for the other problems and cells not run.
 
     Examples
     --------
@@ -125,6 +133,16 @@ class RateResult:
     bound: np.ndarray
     points_done: int
     loss_bound_B: float = np.nan
+    ric_bound: np.ndarray | None = None
+
+    def ric_bound_curve(self) -> np.ndarray:
+        """The mean of ``ric_bound`` over each level's finished replicates (NaN where there is none)."""
+        if self.ric_bound is None:
+            return np.full(len(self.noise), np.nan)
+        ok = np.isfinite(self.ric_bound)
+        total = np.where(ok, self.ric_bound, 0.0).sum(axis=1)
+        count = ok.sum(axis=1)
+        return np.divide(total, count, out=np.full(len(self.noise), np.nan), where=count > 0)
 
     def bound_at(self, eta):
         """The abstract's bound 1.5 c^(2/3) (2B)^(1/3) eta^(2/3) at each ``eta``."""
@@ -197,11 +215,14 @@ class RateCell:
         Policy -> its average test excess loss.
     bound_B : float
         The setting's B (the bound's excess loss outside the ball).
+    ric_bound : float
+        Posted pricing: :func:`.ric.cluster_bound` of the test split in RIC-h's clusters (NaN otherwise).
     """
 
     eta: float
     losses: dict
     bound_B: float
+    ric_bound: float = np.nan
 
 
 def rate_cell(config: RateConfig, seed: int, i: int, r: int) -> RateCell:
@@ -240,8 +261,15 @@ def rate_cell(config: RateConfig, seed: int, i: int, r: int) -> RateCell:
                                          error_law=config.error_law, tie_break=config.tie_break, model=config.model,
                                          n_train=config.n_train, n_val=config.n_val, n_test=config.n_test),
                            seed=derive_seed(seed, i, r), problem=problem)
-    return RateCell(eta=setting.eta_test, losses={p: average_excess(setting, p, config.eps).mean
-                                                  for p in policies_for(problem)}, bound_B=setting.bound)
+    policies = policies_for(problem)
+    losses = {p: average_excess(setting, p, config.eps).mean for p in policies if p != "ric_h"}
+    ric_bound = np.nan
+    if "ric_h" in policies:  # one fit for the policy's loss and its bound (the same as average_excess's)
+        ric = fit_ric(setting)
+        losses["ric_h"] = float(problem.excess_loss(ric.predict(setting.pred_test), setting.s_test).mean())
+        ric_bound = ric.bound(setting.pred_test, setting.s_test)
+    return RateCell(eta=setting.eta_test, losses={p: losses[p] for p in policies}, bound_B=setting.bound,
+                    ric_bound=float(ric_bound))
 
 
 def rate_experiment(config: RateConfig | None = None, seed: int = 0, progress=None) -> RateResult:
@@ -283,21 +311,22 @@ def rate_experiment(config: RateConfig | None = None, seed: int = 0, progress=No
     noise = noise_levels(config)
     eta = np.full((config.n_points, config.replicates), np.nan)
     losses = {p: np.full_like(eta, np.nan) for p in policies}
+    ric_bound = np.full_like(eta, np.nan)
     total, done, bound_b = config.n_points * config.replicates, 0, np.nan
     for i in range(config.n_points):
         for r in range(config.replicates):
             cell = rate_cell(config, seed, i, r)
-            eta[i, r], bound_b = cell.eta, cell.bound_B
+            eta[i, r], bound_b, ric_bound[i, r] = cell.eta, cell.bound_B, cell.ric_bound
             for p in policies:
                 losses[p][i, r] = cell.losses[p]
             done += 1
             metrics = {f"loss {POLICY_LABELS[p]}": losses[p][i, r] for p in ("follow", "robust_theory")}
             if not report(progress, done, total, {"eta": eta[i, r], **metrics}):
-                return _result(config, noise, eta, losses, i + 1, problem, bound_b)
-    return _result(config, noise, eta, losses, config.n_points, problem, bound_b)
+                return _result(config, noise, eta, losses, i + 1, problem, bound_b, ric_bound)
+    return _result(config, noise, eta, losses, config.n_points, problem, bound_b, ric_bound)
 
 
-def _result(config, noise, eta, losses, points_done, problem, bound_b) -> RateResult:
+def _result(config, noise, eta, losses, points_done, problem, bound_b, ric_bound=None) -> RateResult:
     slopes = {p: fit_slope(eta.ravel(), loss.ravel()) for p, loss in losses.items()}
     floor = {p: float(np.nanmean(loss[0])) for p, loss in losses.items()}
     bound = np.full(len(noise), np.nan)
@@ -305,4 +334,4 @@ def _result(config, noise, eta, losses, points_done, problem, bound_b) -> RateRe
     if seen.any():
         mean_eta = np.array([np.mean(row[np.isfinite(row)]) for row in eta[seen]])
         bound[seen] = problem.bound_value(mean_eta, bound_b)
-    return RateResult(config, noise, eta, losses, slopes, floor, bound, points_done, float(bound_b))
+    return RateResult(config, noise, eta, losses, slopes, floor, bound, points_done, float(bound_b), ric_bound)

@@ -41,7 +41,8 @@ def rate_from_dict(data: dict) -> RateResult:
         slopes={k: Slope(**{f: (np.nan if x is None else x) for f, x in v.items()}) for k, v in data["slopes"].items()},
         floor={k: (np.nan if v is None else v) for k, v in data["floor"].items()}, bound=nan(data["bound"]),
         points_done=int(data["points_done"]),
-        loss_bound_B=np.nan if data.get("loss_bound_B") is None else float(data["loss_bound_B"]))
+        loss_bound_B=np.nan if data.get("loss_bound_B") is None else float(data["loss_bound_B"]),
+        ric_bound=None if data.get("ric_bound") is None else nan(data["ric_bound"]))
 
 
 def rate_bundle(seed: int = SEED, progress_for=None) -> dict:

@@ -67,7 +67,33 @@ def test_the_rate_panel_is_the_shipped_run_and_its_words_come_from_its_slopes():
     s = shipped.slopes["robust_theory"]
     text = " ".join(m.value for m in at.markdown)
     assert f"slope {s.slope:.2f} [{s.low:.2f}, {s.high:.2f}]" in text
-    assert "found by a search" in text and "not compared" in text  # RIC-h: the bounds are not compared
+    assert "found by a search" in text
+
+
+@pytest.mark.parametrize("law", ["gaussian", "worst_case"])
+def test_pricing_draws_both_bounds_on_the_same_instances_and_says_which_is_lower(law):
+    """The abstract's bound and our cluster bound for RIC-h, both from the shipped run's cells, as curves."""
+    at = open_page(law={"gaussian": "Gaussian", "worst_case": "worst case found by search"}[law])
+    shipped = shipped_rates("posted_pricing", law)
+    traces = apptest.charts(at)["chart-rates"]["data"]
+    abstract = next(t for t in traces if t.get("name", "").startswith("the abstract's bound"))
+    clusters = next(t for t in traces if t.get("name", "").startswith("a bound for RIC-h's clusters"))
+    np.testing.assert_allclose(apptest.values(clusters, "x"), apptest.values(abstract, "x"))  # the same η
+    np.testing.assert_allclose(apptest.values(clusters, "y"), np.nanmean(shipped.ric_bound, axis=1))
+    np.testing.assert_allclose(apptest.values(abstract, "y"), shipped.bound)
+    text = " ".join(m.value for m in at.markdown)
+    assert "not Medina & Vassilvitskii's" in text
+    eta = np.nanmean(shipped.eta, axis=1)
+    lower = shipped.bound < np.nanmean(shipped.ric_bound, axis=1)
+    assert lower[0] and not lower[-1]  # measured on the shipped run: the abstract's bound wins at small η only
+    assert f"up to η ≈ {eta[lower].max():.2g}" in text and f"from η ≈ {eta[~lower].min():.2g}" in text
+
+
+def test_other_problems_draw_no_ric_bound():
+    at = open_page(problem="House flipping")
+    names = [t.get("name", "") for t in apptest.charts(at)["chart-rates"]["data"]]
+    assert any(n.startswith("the abstract's bound") for n in names)
+    assert not any("RIC-h" in n for n in names)
 
 
 def test_eps_slider_moves_the_robust_metric_and_zero_eps_is_following():
@@ -129,3 +155,30 @@ def test_the_seeing_text_follows_the_numbers_it_describes():
     assert "falls off a cliff just past ŝ (worst 3.00" in seeing_text(problem, cliff, 100)
     mild = SimpleNamespace(follow_action=3.0, robust_action=2.0, robust_gap=0.25, follow_worst_in_ball=0.6)
     assert "has no cliff here (worst 0.60" in seeing_text(problem, mild, 100)
+
+
+def test_the_rate_words_for_every_problem_and_law_follow_its_measured_slopes():
+    """No problem gets "falls like η^(2/3)" unless its measured interval allows it (issue 23); and the
+    same text builder says otherwise when the slope is changed (the control)."""
+    from dataclasses import replace
+
+    from core.robust_decisions import ERROR_LAWS, Slope
+    from core.robust_decisions.ship import CASES
+    from pages.robust_decisions import rates_text
+
+    for problem, tie_break in CASES:
+        for law in ERROR_LAWS:
+            rates = shipped_rates(problem, law, tie_break)
+            s = rates.slopes["robust_theory"]
+            text = rates_text(rates)
+            expected = ("falls faster than the bound's η^(2/3)" if s.low > 2 / 3 + 0.1 else
+                        "falls like η^(2/3)" if s.high >= 2 / 3 - 0.1 else "falls slower than η^(2/3)")
+            assert f"{expected}: slope {s.slope:.2f} [{s.low:.2f}, {s.high:.2f}]" in text, (problem, tie_break, law)
+            follow = rates.slopes["follow"]
+            assert (f"slope {follow.slope:.2f}" in text)
+            brittle = follow.high < 0.3 and rates.floor["follow"] > 0.1
+            assert ("does not fall with η" in text) == brittle
+    rates = shipped_rates("posted_pricing", "gaussian")
+    flat = replace(rates, slopes={**rates.slopes, "robust_theory": Slope(0.2, 0.1, 0.3, 0.0)})
+    assert "falls slower than η^(2/3): slope 0.20" in rates_text(flat)
+    assert "falls like η^(2/3)" in rates_text(rates)

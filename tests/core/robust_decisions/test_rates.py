@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from core.common.progress import ProgressLog
-from core.robust_decisions import ERROR_LAWS, RateConfig, fit_slope, rate_cell, rate_experiment
+from core.robust_decisions import ERROR_LAWS, RateConfig, fit_slope, problem_for, rate_cell, rate_experiment
+from core.robust_decisions.rates import _result
 from core.robust_decisions.ship import CASES, SEED, case_key, rate_from_dict, shipped_bundle
 
 
@@ -58,22 +59,45 @@ def test_rate_config_validates():
         RateConfig(eta_min=0.1, eta_max=0.01)
 
 
-@pytest.mark.parametrize("case, cells", [("ski_rental:never_buy/worst_case", [(0, 0), (9, 4)]),
-                                         ("house_flipping/gaussian", [(4, 2)])])
-def test_shipped_asset_is_what_the_code_computes(case, cells):
-    """Cells of the shipped bench-scale run, recomputed alone from their child seeds."""
-    entry = shipped_bundle()[case]
-    shipped = rate_from_dict(entry)
+# One cell of every shipped case (and two more of the costliest one), at spread-out levels; the bench
+# recomputes every cell of every case and reports the largest relative difference (bench/results).
+CELLS = {case_key(p, tb, law): [(k % 10, (3 * k) % 5)] for k, (p, tb, law) in
+         enumerate((p, tb, law) for p, tb in CASES for law in ERROR_LAWS)}
+CELLS["posted_pricing/worst_case"] += [(0, 0), (9, 4)]
+
+
+@pytest.mark.parametrize("case", sorted(CELLS))
+def test_shipped_asset_is_what_a_fresh_run_computes(case):
+    """Cells of the shipped bench-scale run, recomputed alone from their child seeds (same seed), and the
+    slopes, floors and bounds recomputed from the shipped points by the same code as a fresh run."""
+    shipped = rate_from_dict(shipped_bundle()[case])
     assert shipped.config == RateConfig(problem=shipped.config.problem, tie_break=shipped.config.tie_break,
                                         error_law=shipped.config.error_law)  # the default (bench) scale
-    for i, r in cells:
+    for i, r in CELLS[case]:
         cell = rate_cell(shipped.config, SEED, i, r)
-        eta, losses = cell.eta, cell.losses
-        assert shipped.eta[i, r] == pytest.approx(eta, rel=1e-9)
-        for policy, loss in losses.items():
+        assert shipped.eta[i, r] == pytest.approx(cell.eta, rel=1e-9)
+        assert set(cell.losses) == set(shipped.losses)
+        for policy, loss in cell.losses.items():
             assert shipped.losses[policy][i, r] == pytest.approx(loss, rel=1e-9, abs=1e-15)
-    for policy, s in shipped.slopes.items():  # and its slopes are fits of its own points
-        assert s.slope == pytest.approx(fit_slope(shipped.eta.ravel(), shipped.losses[policy].ravel()).slope, rel=1e-9)
+        if shipped.config.problem == "posted_pricing":
+            assert shipped.ric_bound[i, r] == pytest.approx(cell.ric_bound, rel=1e-9)
+        else:
+            assert np.isnan(cell.ric_bound) and np.isnan(shipped.ric_bound).all()
+    again = _result(shipped.config, shipped.noise, shipped.eta, shipped.losses, shipped.points_done,
+                    problem_for(shipped.config.problem, shipped.config.tie_break), shipped.loss_bound_B,
+                    shipped.ric_bound)
+    for policy, s in shipped.slopes.items():
+        for field in ("slope", "low", "high", "intercept"):
+            assert getattr(s, field) == pytest.approx(getattr(again.slopes[policy], field), rel=1e-9, nan_ok=True)
+        assert shipped.floor[policy] == pytest.approx(again.floor[policy], rel=1e-9)
+    np.testing.assert_allclose(shipped.bound, again.bound, rtol=1e-9)
+
+
+def test_control_another_seed_is_not_the_shipped_run():
+    """The comparison above can fail: the same cell under another seed differs from the shipped one."""
+    shipped = rate_from_dict(shipped_bundle()["house_flipping/gaussian"])
+    cell = rate_cell(shipped.config, SEED + 1, 4, 2)
+    assert cell.losses["robust_theory"] != pytest.approx(shipped.losses["robust_theory"][4, 2], rel=1e-6)
 
 
 def test_every_case_is_shipped():
