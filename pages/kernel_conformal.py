@@ -77,11 +77,11 @@ def sweep_figure(s) -> go.Figure:
 
 def controls() -> tuple[CompareConfig, int, bool] | None:
     """The view's controls, bound to the URL; None (after an error) for a config out of range."""
-    c = st.columns([1.4, 0.8, 1.2, 1.2, 1, 1, 0.9])
+    c = st.columns([1.4, 1.0, 1.2, 1.2, 1, 0.9, 0.9])
     with c[0]:
         law = bound(st.selectbox, "Residual law", key="law", options=list(LAWS), format_func=LAW_LABELS.get)
     with c[1]:
-        dim = bound(st.number_input, "Dimension d", key="dim", min_value=2, max_value=10, value=2, step=1)
+        dim = bound(st.number_input, "Dim. d", key="dim", min_value=2, max_value=10, value=2, step=1)
     with c[2]:
         kernel = bound(st.selectbox, "Kernel", key="kernel", options=list(KERNELS), format_func=KERNEL_LABELS.get)
     with c[3]:

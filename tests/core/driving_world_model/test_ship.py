@@ -32,7 +32,7 @@ def test_view_probes_and_simulator_fan_recompute_from_the_checkpoints():
     data = held_out_data(16)
     k = list(EVALUATED).index("flat_df")
     probe = probe_variant(load_named("flat_df"), data, 0)
-    np.testing.assert_allclose(probe.r2, view.probe_r2[k], atol=1e-6)
+    np.testing.assert_allclose(probe.r2, view.probe_r2[k], atol=1e-4)   # float32 features on another CPU: 1.5e-5 seen
     truth = counterfactual_truth(SimConfig(), data.seed, range(view.truth_shifts.shape[0]), N_CONTEXT - 1, STEERS,
                                  STEER_HORIZON)
     shifts = lateral_position(truth[:, :, -1]) - lateral_position(truth[:, :, 0])

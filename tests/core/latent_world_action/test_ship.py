@@ -13,8 +13,9 @@ def test_the_shipped_episodes_and_latents_are_recomputed_from_the_checkpoints():
     view = shipped_view()
     prior, direct = load_policy(ASSETS / "prior_seed0"), load_policy(ASSETS / "direct_seed0")
     a, b = episodes_view(prior, direct, VIEW_EPISODES, view.seed)
-    np.testing.assert_allclose(a.agent, view.prior_agent, atol=1e-9)
-    np.testing.assert_allclose(b.agent, view.direct_agent, atol=1e-9)
+    # float32 policies on another CPU (AVX2 against AVX-512) differ in the last bits: 2e-8 seen
+    np.testing.assert_allclose(a.agent, view.prior_agent, atol=1e-6)
+    np.testing.assert_allclose(b.agent, view.direct_agent, atol=1e-6)
     assert np.array_equal(a.success, view.prior_success)
     pic = latent_picture(prior, seed=view.seed)
     np.testing.assert_allclose(pic.prior_xy, view.aligned.prior_xy, atol=1e-3)
