@@ -9,8 +9,9 @@ the cycle's fixed point, and the spectral radius of the cycle map's Jacobian (Ar
 "shuffled" model (the stable design trained on shuffled targets). Design guidance: each factor
 (injection, norm placement, block size, loop sampling) changed alone from Huginn's design, read off
 the table. Stages: the shipped pointer-chasing block against the shipped feedforward model of matching
-depth on the same task (:func:`core.looped_lm.stages.hop_stages`), with an untrained control; and the
-modular-chain profile correlation. Test-time scaling: the shipped pointer model's accuracy per hop,
+depth on the same task (:func:`core.looped_lm.stages.hop_stages`), with two controls (an untrained block
+and the shipped "pointer_shuffled", the block trained on shuffled targets); and the modular-chain profile
+correlation. Test-time scaling: the shipped pointer model's accuracy per hop (and its shuffled control's),
 and the live preset (5 nodes, 3 hops) trained here, timed against the default live run (the anchor).
 
     python bench/looped_lm.py             # every design, the live preset, page timings: .json and .md
@@ -19,10 +20,14 @@ and the live preset (5 nodes, 3 hops) trained here, timed against the default li
     python bench/looped_lm.py --one "B2 concat pre" --record-to /tmp/pre.json   # one design, one process
     python bench/looped_lm.py --merge --records /tmp/pre.json ...   # merge such records into the results
     python bench/looped_lm.py --verdicts  # re-derive guidance, table and verdicts from the stored numbers
+    python bench/looped_lm.py --merge --shipped   # re-read the shipped checkpoints (controls, stages, scaling);
+        # trains nothing and keeps the design records, the live preset and the page timings
 
 With ``--merge`` only the design records change: the controls, the pointer stages, the test-time scaling,
 the live preset and the page timings (all of them readings of the shipped checkpoints, which a design
-record does not touch) are kept from the stored run, and guidance, checks and verdicts are re-derived.
+record does not touch) are kept from the stored run, and guidance, checks and verdicts are re-derived;
+``--shipped`` re-reads the shipped checkpoints' part (not the live preset or the page timings), for when a
+checkpoint was added or retrained.
 
 Each design record carries the date it was measured (``measured_at``), and ``runs`` lists which designs
 each invocation trained, so a merged file says which numbers came from which run. One default design
@@ -142,30 +147,51 @@ def design_study(names=None, jobs: int = JOBS, live: bool = True) -> tuple[dict,
     return records, r_live
 
 
+def _reading(value, d: dict) -> str:
+    if not d["learned"]:
+        return f"{value}: did not learn (accuracy {d['accuracy_by_loops']['32']:.2f})"
+    outcome = "stable cycle" if d["stable_cycle"] else "learns, no fixed point"
+    separation = "" if np.isnan(d["separation"]) else f", separation {d['separation']:.2f}"
+    return (f"{value}: {outcome} (accuracy {d['accuracy_by_loops']['32']:.2f}, δ@32 "
+            f"{max(d['delta_loop32']):.1e}{separation}, ρ {d['spectral_radius']:.2f})")
+
+
 def guidance(designs: dict) -> list:
-    """One line per factor: each value of it (everything else Huginn's) and what the trained model did."""
+    """One line per factor: each value of it (everything else Huginn's) and what the trained model did;
+    then, if any design changes two or more factors at once, one line for those (a combination's effect)."""
     base = designs[BASE]["config"]
     lines = []
     for field, label in FACTORS.items():
         variants = {n: d for n, d in designs.items()
                     if all(d["config"][k] == base[k] for k in FACTORS if k != field)}
-        parts = []
-        for name, d in sorted(variants.items(), key=lambda item: str(item[1]["config"][field])):
-            value = d["config"][field]
-            if not d["learned"]:
-                parts.append(f"{value}: did not learn (accuracy {d['accuracy_by_loops']['32']:.2f})")
-                continue
-            outcome = "stable cycle" if d["stable_cycle"] else "learns, no fixed point"
-            separation = "" if np.isnan(d["separation"]) else f", separation {d['separation']:.2f}"
-            parts.append(f"{value}: {outcome} (accuracy {d['accuracy_by_loops']['32']:.2f}, δ@32 "
-                         f"{max(d['delta_loop32']):.1e}{separation}, ρ {d['spectral_radius']:.2f})")
+        parts = [_reading(d["config"][field], d)
+                 for name, d in sorted(variants.items(), key=lambda item: str(item[1]["config"][field]))]
         line = {"factor": label, "text": "; ".join(parts),
                 "stable": sorted(str(d["config"][field]) for d in variants.values() if d["stable_cycle"]),
                 "unstable": sorted(str(d["config"][field]) for d in variants.values()
                                    if d["learned"] and not d["stable_cycle"]),
                 "not_learned": sorted(str(d["config"][field]) for d in variants.values() if not d["learned"])}
         lines.append({**line, "summary": guidance_summary(line)})
+    combined = {n: d for n, d in designs.items() if sum(d["config"][k] != base[k] for k in FACTORS) >= 2}
+    if combined:
+        line = {"factor": "combined changes", "text": "; ".join(_reading(n, d) for n, d in combined.items()),
+                "stable": sorted(n for n, d in combined.items() if d["stable_cycle"]),
+                "unstable": sorted(n for n, d in combined.items() if d["learned"] and not d["stable_cycle"]),
+                "not_learned": sorted(n for n, d in combined.items() if not d["learned"])}
+        lines.append({**line, "summary": combined_summary(line, lines)})
     return lines
+
+
+def combined_summary(line: dict, single: list) -> str:
+    """A combination's reading, set against the single-factor lines: is it the combination that breaks the cycle?"""
+    parts = [f"stable cycle with {', '.join(line['stable'])}" if line["stable"] else "no stable cycle"]
+    if line["unstable"]:
+        parts.append(f"learned but no fixed point with {', '.join(line['unstable'])}")
+        if not any(g["unstable"] for g in single):
+            parts.append("no factor changed alone loses the stable cycle on a learned design: the combination does")
+    if line["not_learned"]:
+        parts.append(f"did not learn with {', '.join(line['not_learned'])} (no stability reading)")
+    return "; ".join(parts)
 
 
 def guidance_summary(line: dict) -> str:
@@ -195,10 +221,12 @@ def pointer_stages() -> dict:
     ff = load_pretrained("pointer_feedforward").model
     trained = hop_stages(model, ff, task, loops=12)
     control = hop_stages(untrained_like(model), ff, task, loops=12)
+    shuffled = hop_stages(load_pretrained("pointer_shuffled").model, ff, task, loops=12)
     record = {f.name: np.asarray(getattr(trained, f.name)).tolist() for f in dataclasses.fields(trained)}
     return {**record, "stages_repeat": stages_repeat(trained), "hops_added": hops_added(trained).tolist(),
             "untrained_repeats": stages_repeat(control),
             "untrained_hops_done": control.hops_done.tolist(),
+            "shuffled_repeats": stages_repeat(shuffled), "shuffled_hops_done": shuffled.hops_done.tolist(),
             "feedforward_accuracy_by_hops": ff.metadata["accuracy_by_loops"], "block_size": model.block_size}
 
 
@@ -238,6 +266,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--record-to", type=Path, help="the JSON file --one writes")
     parser.add_argument("--records", nargs="+", type=Path, default=[],
                         help="with --merge: design records written by --one, taken instead of training")
+    parser.add_argument("--shipped", action="store_true",
+                        help="with --merge: re-read the shipped checkpoints (controls, stages, scaling) as well")
     parser.add_argument("--verdicts", action="store_true",
                         help="re-derive the guidance, the table and the verdicts from the stored numbers, measuring nothing")
     return parser.parse_args(argv)
@@ -276,18 +306,17 @@ def main(argv=None) -> int:
         r_live.update(anchor_default_run_seconds=anchor, ratio_to_anchor=r_live["train_seconds"] / anchor)
     r = {"designs": designs, "learned_threshold": LEARNED, "guidance": guidance(designs), "live_pointer": r_live}
     if args.merge:      # readings of the shipped checkpoints: a design record does not change them
-        r.update({k: stored[k] for k in ("controls", "pointer_stages", "chain_profile_correlation",
-                                         "feedforward_accuracy", "test_time_scaling", "page")})
+        r["page"] = stored["page"]
+        r.update(shipped_readings() if args.shipped else
+                 {k: stored[k] for k in ("controls", "pointer_stages", "chain_profile_correlation",
+                                         "feedforward_accuracy", "test_time_scaling")})
     else:
-        shipped = load_pretrained("pointer")
-        scaling = accuracy_by_hops(shipped.model, shipped.task, SCALING_LOOPS, n=1024, seed=77)
-        r.update({"controls": controls(), "pointer_stages": pointer_stages(), "chain_profile_correlation": chain_profile(),
-                  "feedforward_accuracy": load_pretrained("feedforward").model.metadata["accuracy_by_loops"]["1"],
-                  "test_time_scaling": {"loops": list(SCALING_LOOPS), "accuracy_by_hop": scaling.tolist()},
-                  "page": page_timings("../pages/looped_lm.py")})
+        r.update({**shipped_readings(), "page": page_timings("../pages/looped_lm.py")})
     scaling = np.array(r["test_time_scaling"]["accuracy_by_hop"])
     run = {"measured_at": today(), "designs_trained": list(trained), "merged": args.merge,
            "seconds": time.perf_counter() - t0}
+    if args.shipped:
+        run["shipped_reread"] = True
     r["runs"] = (stored.get("runs", []) if args.merge else []) + [run]
     r["designs_not_measured"] = sorted(set(DESIGNS) - set(designs))
     r["seconds"] = run["seconds"] = time.perf_counter() - t0
@@ -296,11 +325,31 @@ def main(argv=None) -> int:
                    "a_learned_design_does_not_converge": any(d["learned"] and not d["converges"] for d in designs.values()),
                    "controls_do_not_carry_the_answer": not any(c["carries_the_answer"] for c in r["controls"].values()),
                    "pointer_stages_repeat": r["pointer_stages"]["stages_repeat"],
+                   "pointer_controls_do_not_repeat": pointer_controls_fail(r),
                    "pointer_accuracy_rises_with_loops": bool(scaling[0, -1] < 0.7 and scaling[3, -1] >= 0.95),
                    "pointer_holds_at_32_loops": bool(scaling[-1, -1] >= 0.95),
                    "live_pointer_needs_a_second_loop": r_live["needs_a_second_loop"],
                    "first_view_under_2s": r["page"]["first_view_warm"]["median_s"] < 2.0}
     return write_results("looped_lm", r, table(r), verdicts=verdicts)
+
+
+def shipped_readings() -> dict:
+    """The readings of the shipped checkpoints: controls, pointer stages, chain profile, test-time scaling."""
+    shipped = load_pretrained("pointer")
+    scaling = accuracy_by_hops(shipped.model, shipped.task, SCALING_LOOPS, n=1024, seed=77)
+    shuffled = accuracy_by_hops(load_pretrained("pointer_shuffled").model, shipped.task, SCALING_LOOPS, n=1024, seed=77)
+    return {"controls": controls(), "pointer_stages": pointer_stages(), "chain_profile_correlation": chain_profile(),
+            "feedforward_accuracy": load_pretrained("feedforward").model.metadata["accuracy_by_loops"]["1"],
+            "test_time_scaling": {"loops": list(SCALING_LOOPS), "accuracy_by_hop": scaling.tolist(),
+                                  "shuffled_accuracy_by_hop": shuffled.tolist()}}
+
+
+def pointer_controls_fail(r: dict) -> bool | None:
+    """Neither pointer control (untrained, shuffled targets) repeats stages; None where one was not measured."""
+    p = r["pointer_stages"]
+    if "shuffled_repeats" not in p:
+        return None
+    return not (p["untrained_repeats"] or p["shuffled_repeats"])
 
 
 def _num(x, fmt):
@@ -321,7 +370,8 @@ def table(r: dict) -> str:
                      f"{d['answer_at_fixed_point'][-1]:.2f} | {d['spectral_radius']:.3f} | {d.get('stable_cycle', '–')} |")
     if r.get("designs_not_measured"):
         lines += ["", f"Not measured in this run: {', '.join(r['designs_not_measured'])}."]
-    lines += ["", "Design guidance (each factor changed alone from Huginn's B2 concat sandwich):", ""]
+    lines += ["", "Design guidance (each factor changed alone from Huginn's B2 concat sandwich; then the designs "
+              "that change two at once):", ""]
     lines += [f"- **{g['factor']}**: " + (f"{g['summary']}. " if g.get("summary") else "") + g["text"]
               for g in r["guidance"]]
     p = r["pointer_stages"]
@@ -332,6 +382,8 @@ def table(r: dict) -> str:
               "|---|" + "---|" * len(p["hops_done"]),
               "| hops read (looped) | " + " | ".join(map(str, p["hops_done"])) + " |",
               "| hops read (untrained block) | " + " | ".join(map(str, p["untrained_hops_done"])) + " |",
+              *(["| hops read (block trained on shuffled targets) | " + " | ".join(map(str, p["shuffled_hops_done"]))
+                 + " |"] if "shuffled_hops_done" in p else []),
               "| best-matching FF layer | " + " | ".join(str(int(np.argmax(c))) for c in np.array(p["cka"]).T) + " |",
               "", "| FF layer | " + " | ".join(str(i) for i in range(len(p["feedforward_hops_done"]))) + " |",
               "|---|" + "---|" * len(p["feedforward_hops_done"]),
@@ -339,7 +391,9 @@ def table(r: dict) -> str:
     scaling = r["test_time_scaling"]
     lines += ["", "Pointer chasing (block of 1 layer), accuracy at the answer (hop 8) against loops:", "",
               "| loops | " + " | ".join(map(str, scaling["loops"])) + " |", "|---|" + "---|" * len(scaling["loops"]),
-              "| accuracy | " + " | ".join(f"{a[-1]:.3f}" for a in scaling["accuracy_by_hop"]) + " |"]
+              "| accuracy | " + " | ".join(f"{a[-1]:.3f}" for a in scaling["accuracy_by_hop"]) + " |",
+              *(["| control: shuffled targets | " + " | ".join(f"{a[-1]:.3f}" for a in scaling["shuffled_accuracy_by_hop"])
+                 + " |"] if "shuffled_accuracy_by_hop" in scaling else [])]
     live = r["live_pointer"]
     lines += ["", f"Live pointer chasing (5 nodes, 3 hops, 1000 steps): trained in {live['train_seconds']:.1f} s "
               f"({live['ratio_to_anchor']:.2f}x the default live run, {live['anchor_default_run_seconds']:.1f} s); "
@@ -352,6 +406,16 @@ def table(r: dict) -> str:
 
 
 COMMAND = "python bench/looped_lm.py"
+
+
+def alone_versus_combined(guidance_lines: list) -> str:
+    """A sentence when no factor changed alone loses the stable cycle and a combination of them does (else empty)."""
+    single = [g for g in guidance_lines if g["factor"] != "combined changes"]
+    combined = [g for g in guidance_lines if g["factor"] == "combined changes"]
+    if not combined or not combined[0]["unstable"] or any(g["unstable"] for g in single):
+        return ""
+    return (f"Changed alone from Huginn's design, no factor ({', '.join(g['factor'] for g in single)}) loses the stable "
+            f"cycle on a design that learned; {', '.join(combined[0]['unstable'])}, which changes two at once, does. ")
 
 
 def verdicts(r: dict) -> list:
@@ -395,12 +459,14 @@ def verdicts(r: dict) -> list:
                           "gives); only the trained model settles onto a selective pattern."
                           if all(ctl_settled) and not any(ctl_selective) else ""), command=COMMAND))
     p = r["pointer_stages"]
-    repeats, control_repeats = p["stages_repeat"], p["untrained_repeats"]
+    repeats, control_repeats = p["stages_repeat"], p["untrained_repeats"] or p.get("shuffled_repeats", False)
     status = NOT_REPRODUCED if not repeats or control_repeats else PARTLY if p["block_size"] == 1 else REPRODUCED
     one_per_loop = all(a == 1 for a in p["hops_added"][1:])
     out.append(verdict("stages_repeat", status,
                        f"hops read after loops 1-{len(p['hops_added'])}: {p['hops_done'][:len(p['hops_added'])]}; "
-                       f"untrained {p['untrained_hops_done'][:len(p['hops_added'])]}",
+                       f"untrained {p['untrained_hops_done'][:len(p['hops_added'])]}"
+                       + (f"; shuffled targets {p['shuffled_hops_done'][:len(p['hops_added'])]}"
+                          if "shuffled_hops_done" in p else ""),
                        f"Pointer chasing (8 nodes, 8 hops): after loops 1, 2, 3, ... the block's coda lens reads the "
                        f"first {', '.join(map(str, p['hops_done'][:6]))} hops right (adding "
                        f"{', '.join(map(str, p['hops_added']))} per loop"
@@ -411,7 +477,10 @@ def verdicts(r: dict) -> list:
                        f"{', '.join(str(int(i)) for i in np.array(p['cka']).argmax(0)[:6])} for loops 1-6 (of layers "
                        f"0-{len(p['feedforward_hops_done']) - 1})"
                        + ("" if repeats else " (not all of this holds)") + f"; an untrained block reads "
-                       f"{', '.join(map(str, p['untrained_hops_done'][:6]))}. The stage taxonomy is the task's (hops "
+                       f"{', '.join(map(str, p['untrained_hops_done'][:6]))}"
+                       + (f", and the block trained on shuffled targets "
+                          f"{', '.join(map(str, p['shuffled_hops_done'][:6]))}" if "shuffled_hops_done" in p else
+                          " (the shuffled-target control not measured)") + ". The stage taxonomy is the task's (hops "
                        "resolved per depth), not the four-stage taxonomy of feedforward LMs"
                        + (", and with a one-layer block the stages inside a loop cannot be seen." if p["block_size"] == 1
                           else ".") + f" On modular chain, solved in one loop, one loop's lens profile correlates "
@@ -424,7 +493,8 @@ def verdicts(r: dict) -> list:
                        f"{len(stable)} of {len(learned)} learned designs reach a stable cycle",
                        f"Among designs that learned the task (accuracy at 32 loops ≥ {r['learned_threshold']}): stable "
                        f"{', '.join(stable) or 'none'}; learned without fixed points {', '.join(unstable) or 'none'}. "
-                       f"Did not learn (excluded): {', '.join(excluded) or 'none'}. One seed per design, one task."
+                       f"Did not learn (excluded): {', '.join(excluded) or 'none'}. "
+                       + alone_versus_combined(r["guidance"]) + "One seed per design, one task."
                        + (f" Not measured in this run: {', '.join(r['designs_not_measured'])}."
                           if r.get("designs_not_measured") else ""),
                        command=COMMAND))

@@ -386,7 +386,8 @@ def design_study_section() -> None:
                 "at 32 loops is marked and left out of the stability reading. The controls are the stable design "
                 "untrained and trained on shuffled targets: they converge too, but carry no answer.")
     st.dataframe(study_table(study), hide_index=True)
-    st.markdown("**Design guidance** (each choice changed alone from Huginn's B2 concat sandwich):\n\n"
+    st.markdown("**Design guidance** (each choice changed alone from Huginn's B2 concat sandwich; then the designs "
+                "that change two at once):\n\n"
                 + "\n".join(f"- **{g['factor']}**: " + (f"{g['summary']}. " if g.get("summary") else "") + g["text"]
                             for g in study["guidance"]))
 

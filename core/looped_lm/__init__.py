@@ -16,8 +16,8 @@ trained on shuffled targets, :func:`.tasks.shuffled_targets`). Shipped: "stable"
 and "unstable" (additive injection, pre-norm: it learns the task, accuracy 1.00, and never reaches
 fixed points), both on modular chain (3 terms mod 5), which is solved in one loop; so the stages of
 inference are read on pointer chasing (8 nodes, 8 hops, "pointer", with "pointer_feedforward" of
-matching depth), where loop r does hop r. 5 nodes and 3 hops (``LIVE_POINTER``) train within a
-minute. Parity and variable binding (answer-only supervision) need far more steps.
+matching depth and "pointer_shuffled", its shuffled-target control), where loop r does hop r. 5 nodes
+and 3 hops (``LIVE_POINTER``) train within a minute. Parity and variable binding (answer-only supervision) need far more steps.
 :mod:`.hf_stages` reads the same lens metrics off a local Hugging Face causal LM (feedforward analysis).
 Our choices: :mod:`.model` (design variables, state init), :mod:`.tasks`, :mod:`.training` (sampler,
 optimiser), :mod:`.metrics` (definitions of delta, separation, attention change, matrix entropy, CKA,

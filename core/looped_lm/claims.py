@@ -31,7 +31,8 @@ CLAIMS = (
           "Pointer chasing (8 nodes, 8 hops), where more loops resolve more hops: the hops the coda lens reads "
           "right after each loop, the lens entropy and matrix entropy per loop, and CKA against a feedforward "
           "model of matching depth (8 layers) trained on the same task.",
-          "An untrained block of the same design, which must not resolve hops loop after loop."),
+          "An untrained block of the same design and the same block trained on shuffled targets (shipped as "
+          "\"pointer_shuffled\"): neither may resolve hops loop after loop."),
     Claim("design_shapes_stability",
           "Architectural choices (injection, norm placement, block size) decide whether cyclic fixed points and "
           "stages emerge and stay stable.",

@@ -28,10 +28,12 @@ DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"
 # Every shipped model (assets/looped_lm/<name>/, made by python -m core.looped_lm.ship checkpoints): the two
 # designs, the stable design trained on shuffled targets (the claim tests' control), the feedforward
 # model of matching depth, and a one-layer block on pointer chasing with its own feedforward model of
-# matching depth (8 layers) for the stages of inference where loops are needed.
+# matching depth (8 layers) for the stages of inference where loops are needed, and that block trained on
+# shuffled targets ("pointer_shuffled", the pointer claims' control: the same design, optimiser and steps, no task).
 POINTER = {"task": "pointer_chasing", "block": 1, "mean_recurrence": 8, "steps": 4000}
 SHIPPED = {**DESIGNS, "shuffled": {"shuffled": True}, "feedforward": {"feedforward": True},
-           "pointer": POINTER, "pointer_feedforward": {**POINTER, "feedforward": True}}
+           "pointer": POINTER, "pointer_feedforward": {**POINTER, "feedforward": True},
+           "pointer_shuffled": {**POINTER, "shuffled": True}}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ alone test the design, not training. Our split, used by ``tests/core/looped_lm/t
 - :func:`stages_repeat` (stages, pointer chasing): see its docstring.
 
 The controls are :func:`untrained_like` (the same design and size at a seeded initialisation) and the
-shipped "shuffled" model (the stable design trained on shuffled targets).
+shipped "shuffled" model (the stable design trained on shuffled targets); on pointer chasing, the shipped
+"pointer_shuffled" (the pointer block trained on shuffled targets) and an untrained block.
 """
 
 from __future__ import annotations

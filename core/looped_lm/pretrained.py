@@ -5,10 +5,12 @@ injection, pre-norm: it learns the task, accuracy 1.00, yet its layers never rea
 both trained with the default config on the default task; the stable design trained on shuffled
 targets ("shuffled", the claim tests' control: the same architecture and optimiser, no task); the
 "feedforward" model of matching effective depth (B x mean recurrence distinct layers) for the stage
-comparison; and the pointer-chasing pair ("pointer", a one-layer block, and "pointer_feedforward",
-8 distinct layers) for the stages where loops are needed. Regenerate with
+comparison; the pointer-chasing pair ("pointer", a one-layer block, and "pointer_feedforward",
+8 distinct layers) for the stages where loops are needed; and "pointer_shuffled", the pointer block
+trained on shuffled targets (the pointer claims' control: same design, optimiser, steps and seed).
+Regenerate with
 
-    python -m core.looped_lm.ship checkpoints [names]   # retrain the checkpoints (about 10 minutes)
+    python -m core.looped_lm.ship checkpoints [names]   # retrain the checkpoints (about 15 minutes)
     python -m core.looped_lm.ship                       # then the page's first view, from the new checkpoints
 """
 
@@ -71,7 +73,8 @@ def load_pretrained(name: str) -> ShippedModel:
     Parameters
     ----------
     name : str
-        One of "stable", "unstable", "shuffled", "feedforward", "pointer", "pointer_feedforward".
+        One of "stable", "unstable", "shuffled", "feedforward", "pointer", "pointer_feedforward",
+        "pointer_shuffled".
 
     Returns
     -------

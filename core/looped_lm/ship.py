@@ -1,6 +1,6 @@
 """The looped_lm asset builder: the shipped checkpoints, and the page's first view as shipped arrays.
 
-    python -m core.looped_lm.ship checkpoints [names]   # retrain shipped models (all six by default)
+    python -m core.looped_lm.ship checkpoints [names]   # retrain shipped models (all seven by default)
     python -m core.looped_lm.ship                       # then the first view from them; about a minute
 
 ``checkpoints`` trains each named model of :data:`~core.looped_lm.config.SHIPPED` (seed 0) and writes

@@ -155,3 +155,6 @@ def test_the_builder_command_refuses_an_unknown_checkpoint_before_training(monke
     monkeypatch.setattr(pretrained, "ship", written.append)
     ship.main(["checkpoints", "pointer"])
     assert written == ["pointer"]
+    written.clear()
+    ship.main(["checkpoints"])                  # by default every shipped model, the pointer control included
+    assert written == list(pretrained.SHIPPED) and "pointer_shuffled" in written

@@ -5,8 +5,8 @@ Measured on main (issue 21): fixed points, their separation and settled attentio
 training. The assertions below therefore ask what only a trained model gives: a cycle that carries the
 answer (the coda reads it off the cycle's fixed point) and attention that settles onto a selective
 pattern; and every claim is run on an untrained model of the same design and on the same design trained
-with shuffled targets (shipped as "shuffled"), which must fail it. The architectural part is asserted
-as such: the controls do converge.
+with shuffled targets (shipped as "shuffled" for modular chain, "pointer_shuffled" for pointer chasing),
+which must fail it. The architectural part is asserted as such: the controls do converge.
 """
 
 import numpy as np
@@ -73,22 +73,34 @@ def scales_with_loops(acc: np.ndarray) -> bool:
                 and acc[0, 0] >= 0.95 and (acc[2] >= acc[0] - 0.01).all())
 
 
-def test_pointer_model_scales_with_loops_and_holds_beyond_training_and_its_control_does_not():
+@pytest.fixture(scope="module")
+def pointer():
+    """The shipped pointer block, its task, and its two controls: untrained, and trained on shuffled targets."""
+    shipped = load_pretrained("pointer")
+    model, task = shipped.model, shipped.task
+    shuffled = load_pretrained("pointer_shuffled")
+    assert shuffled.model.config == model.config.replace(shuffled=True)        # the same design, optimiser, steps
+    return {"trained": model, "task": task, "untrained": untrained_like(model), "shuffled targets": shuffled.model}
+
+
+def test_pointer_model_scales_with_loops_and_holds_beyond_training_and_its_controls_do_not(pointer):
     """Test-time scaling: each extra loop reaches deeper hops; answers hold at 4x the trained loop count."""
-    shipped = load_pretrained("pointer")
-    model, task = shipped.model, shipped.task
-    assert scales_with_loops(accuracy_by_hops(model, task, loops=(1, 2, 4, 32), n=256, seed=77))
-    assert not scales_with_loops(accuracy_by_hops(untrained_like(model), task, loops=(1, 2, 4, 32), n=256, seed=77))
+    task = pointer["task"]
+    assert scales_with_loops(accuracy_by_hops(pointer["trained"], task, loops=(1, 2, 4, 32), n=256, seed=77))
+    for control in ("untrained", "shuffled targets"):
+        acc = accuracy_by_hops(pointer[control], task, loops=(1, 2, 4, 32), n=256, seed=77)
+        assert not scales_with_loops(acc), control
+        assert acc[-1, -1] < 0.5, control                 # the answer near chance (1/8) at 32 loops
 
 
-def test_pointer_stages_repeat_every_loop_and_an_untrained_block_does_not():
+def test_pointer_stages_repeat_every_loop_and_its_controls_do_not(pointer):
     """Each loop resolves more hops, like a deeper feedforward layer; how many per loop is measured, not assumed."""
-    shipped = load_pretrained("pointer")
-    model, task = shipped.model, shipped.task
+    task = pointer["task"]
     feedforward = load_pretrained("pointer_feedforward").model
-    stages = hop_stages(model, feedforward, task, loops=8, n=256)
+    stages = hop_stages(pointer["trained"], feedforward, task, loops=8, n=256)
     assert stages_repeat(stages) and hops_added(stages).sum() == task.length
-    assert not stages_repeat(hop_stages(untrained_like(model), feedforward, task, loops=8, n=256))
+    for control in ("untrained", "shuffled targets"):
+        assert not stages_repeat(hop_stages(pointer[control], feedforward, task, loops=8, n=256)), control
 
 
 @pytest.mark.slow(reason="trains the live pointer preset (1000 steps, about a minute on 2 cores)")
@@ -104,5 +116,6 @@ def test_a_live_pointer_run_needs_a_second_loop_and_holds_beyond_training():
 
 def test_unknown_design_is_named():
     with pytest.raises(ValueError, match="^name: 'wobbly' is not an option; allowed 'stable', 'unstable', "
-                                         "'shuffled', 'feedforward', 'pointer', 'pointer_feedforward'$"):
+                                         "'shuffled', 'feedforward', 'pointer', 'pointer_feedforward', "
+                                         "'pointer_shuffled'$"):
         load_pretrained("wobbly")
