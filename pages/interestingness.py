@@ -20,14 +20,14 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app.catalog import BY_KEY
-from app.ui.auth import admin_gate
 from app.ui.cache import shipped
 from app.ui.plots import COLORS, show
-from app.ui.study import study_secret, study_store
 from app.ui.verdicts import verdict_strip
 from core.interestingness import load_problem_bank, monitor, parse_problems
 from core.interestingness.exclusion import exclusions
 from core.interestingness.safety import signature
+from pages._interestingness.auth import admin_gate
+from pages._interestingness.store import study_secret, study_store
 
 SYSTEM = BY_KEY["interestingness"]
 

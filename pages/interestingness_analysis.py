@@ -14,14 +14,14 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from app.ui.auth import admin_gate
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
-from app.ui.study import study_store
 from core.interestingness import analysis, load_problem_bank
 from core.interestingness.exclusion import DEFAULT_MIN_MEDIAN_SECONDS, ExclusionRule, kept_rows
 from core.interestingness.problems import RATIONALES, TOPICS
 from core.interestingness.store import StudyStore
+from pages._interestingness.auth import admin_gate
+from pages._interestingness.store import study_store
 
 DEMO = "demo"
 RESAMPLES = 500   # bootstrap resamples on the page (first view ~1.2 s here)

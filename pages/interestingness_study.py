@@ -19,10 +19,10 @@ from datetime import datetime, timezone
 from urllib.parse import urlencode
 
 import streamlit as st
-from app.ui.study import study_secret, study_store
 
 from core.interestingness import RATIONALES
 from core.interestingness.safety import check_http_url, check_link_params, reference, verify
+from pages._interestingness.store import study_secret, study_store
 
 LINK_PARAMS = ("study", "pid", "pop", "sig", "PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
 PRACTICE = ("How many subsets of $\\{1, 2, 3\\}$ contain the element $1$?", "combinatorics")

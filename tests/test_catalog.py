@@ -1,5 +1,6 @@
 """The catalog names the nineteen systems of DESIGN.md, each with a theme, claim and valid page."""
 
+import ast
 import importlib
 from pathlib import Path
 
@@ -56,3 +57,45 @@ def test_every_page_module_is_registered():
     registered = {s.key for s in SYSTEMS if s.built}
     assert modules == registered | set(EXTRA_PAGES)
     assert all(BY_KEY[owner].built for owner in EXTRA_PAGES.values())
+
+
+def stray_entries(folder: Path, pages: set[str], owners: set[str]) -> list[str]:
+    """What in ``folder`` (pages/) is neither a page module ``<page>.py`` nor a built system's helper package
+    ``_<owner>/``: a package with an ``__init__.py`` of which no module is a page (defines ``render``)."""
+    stray = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name in ("__init__.py", "__pycache__"):
+            continue
+        if entry.is_file() and entry.suffix == ".py" and entry.stem in pages:
+            continue
+        helper = entry.is_dir() and entry.name.startswith("_") and entry.name[1:] in owners
+        if helper and (entry / "__init__.py").is_file() and not any(
+                isinstance(node, ast.FunctionDef) and node.name == "render"
+                for module in entry.rglob("*.py") for node in ast.parse(module.read_text()).body):
+            continue
+        stray.append(entry.name)
+    return stray
+
+
+def test_pages_holds_only_pages_and_the_study_helper_package():
+    built = {s.key for s in SYSTEMS if s.built}
+    assert stray_entries(ROOT / "pages", built | set(EXTRA_PAGES), built) == []
+    assert (ROOT / "pages" / "_interestingness" / "__init__.py").is_file()  # the scan saw the helper package
+
+
+def test_the_scan_refuses_stray_files_and_foreign_or_page_holding_packages(tmp_path):
+    folder = tmp_path / "pages"
+    (folder / "_study").mkdir(parents=True)
+    for path in ("__init__.py", "study.py", "_study/__init__.py", "_study/store.py"):
+        (folder / path).write_text("def study_store():\n    pass\n")
+    assert stray_entries(folder, {"study"}, {"study"}) == []
+    (folder / "helpers.py").write_text("X = 1\n")                      # a non-page module beside the pages
+    (folder / "_ghost").mkdir()                                         # a helper package of no built system
+    (folder / "_ghost" / "__init__.py").write_text("")
+    (folder / "notes.txt").write_text("")
+    assert stray_entries(folder, {"study"}, {"study"}) == ["_ghost", "helpers.py", "notes.txt"]
+    (folder / "_study" / "page.py").write_text("def render():\n    pass\n")  # a page hidden in the helpers
+    assert "_study" in stray_entries(folder, {"study"}, {"study"})
+    (folder / "_study" / "page.py").unlink()
+    (folder / "_study" / "__init__.py").unlink()                        # not a package
+    assert "_study" in stray_entries(folder, {"study"}, {"study"})

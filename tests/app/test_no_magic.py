@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted([*ROOT.joinpath("pages").glob("*.py"), *ROOT.joinpath("app").rglob("*.py")])
+SOURCES = sorted([*ROOT.joinpath("pages").rglob("*.py"), *ROOT.joinpath("app").rglob("*.py")])
 
 
 def magic_lines(source: str) -> list[int]:

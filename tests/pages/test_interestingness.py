@@ -375,7 +375,7 @@ def test_a_weak_admin_password_keeps_the_gate_shut(study, monkeypatch):
 
 
 def test_wrong_passwords_back_off_and_logout_locks_again(study, monkeypatch):
-    from app.ui import auth
+    from pages._interestingness import auth
     from core.interestingness.safety import FREE_TRIES, Backoff
 
     now = [0.0]
@@ -395,7 +395,7 @@ def test_wrong_passwords_back_off_and_logout_locks_again(study, monkeypatch):
 
 
 def test_the_gate_counts_wrong_tries_in_the_study_database_for_every_process(study, monkeypatch):
-    from app.ui import auth
+    from pages._interestingness import auth
     from core.interestingness.safety import FREE_TRIES
 
     store, _ = study

@@ -22,7 +22,7 @@ import time
 
 import streamlit as st
 
-from app.ui.study import study_secret, study_store
+from pages._interestingness.store import study_secret, study_store
 from core.interestingness.safety import (ADMIN_SESSION_S, Backoff, SharedBackoff, admin_token, admin_token_valid,
                                          client_address, password_problem, trusted_proxies)
 
