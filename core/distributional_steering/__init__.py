@@ -27,7 +27,8 @@ from core.distributional_steering.baselines import (fk_steering, gradient_guidan
 from core.distributional_steering.denoiser import LearnedBase, load_denoiser, train_denoiser
 from core.distributional_steering.protein import Protein, foldedness, load_protein, maxent_reweight
 from core.distributional_steering.closed_forms import (GridTilt, MeanTilt, exponential_tilt, linear_tilt_grid,
-                                                       mean_calibration_tilt, repulsion_grid, tempered_grid)
+                                                       mean_calibration_tilt, repulsion_grid, repulsion_potential,
+                                                       tempered_grid)
 from core.distributional_steering.oracles import grid_sample, histogram_distance, monte_carlo_floor
 from core.distributional_steering.resampling import SCHEMES, ess, resample
 from core.distributional_steering.rewards import (EntropyReward, KernelRepulsion, MeanCalibration, MMDToTarget,
@@ -40,7 +41,8 @@ __all__ = [
     "CLAIMS", "GaussianMixtureBase", "steer", "SteeringResult", "PointwiseReward", "MeanCalibration", "MomentConstraint",
     "EntropyReward", "KernelRepulsion", "MMDToTarget", "Potential", "unguided", "gradient_guidance",
     "fk_steering", "particle_guidance", "plugin_guidance", "exponential_tilt", "mean_calibration_tilt", "MeanTilt",
-    "tempered_grid", "linear_tilt_grid", "GridTilt", "repulsion_grid", "grid_sample", "histogram_distance", "monte_carlo_floor",
+    "tempered_grid", "linear_tilt_grid", "GridTilt", "repulsion_grid", "repulsion_potential",
+    "grid_sample", "histogram_distance", "monte_carlo_floor",
     "ess", "resample", "SCHEMES", "LearnedBase", "train_denoiser", "load_denoiser", "foldedness", "load_protein",
     "Protein", "maxent_reweight",
 ]

@@ -31,6 +31,16 @@ kernel rewards use a damped iteration phi <- phi + eta (F(phi) - phi) with eta =
 the bound gamma max_i (K w)_i (the norm of K diag(w)), halved whenever the residual grows, started
 from the previous solve's potential.
 
+Kernel repulsion against its exact mean-field target (issue 20; :func:`.closed_forms.repulsion_grid`,
+read at particles by :func:`.closed_forms.repulsion_potential`). The kernel sum keeps the self term
+k(z_i, z_i) = 1, a shift of gamma w_i in phi_i: O(1/N) and nearly constant across particles (leave
+one out moved the free mean by 2e-4 at N = 1000). The bandwidth is the reward's own, equal to the
+exact target's in the tests and bench. Paired on the same particles with the exact potential, the
+weights' log-slope against it is 0.99 (10 % off in gamma or h moves it 0.03 to 0.09) and the free
+statistics differ by at most 0.0027 (within 1.8 SE) at N = 500 to 4000, no 1/N bias resolved. The
++3.3 SE on the free mean of x2 over seeds 0-15 at N = 1000 (this family never resamples) is those
+seeds' draws: the exact potential on the same particles is +2.9 SE, while over 192 seeds it is +0.5.
+
 Look-ahead (moment rewards, passed by :func:`.steer.steer` at noisy steps): the dual is solved with
 each particle's covariance C_i of s(x_0) given its noisy state, so the tilt is the one the clean
 measure needs (see :meth:`MeanCalibration.solve`). Measured (2-D, 4 components, hard E[x_1] = 0.5,

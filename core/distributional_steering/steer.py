@@ -72,6 +72,10 @@ class SteeringResult:
         Reverse steps run (fewer than asked if stopped).
     tilts : numpy.ndarray
         [len(ess_times), k] the tilt a solved at each of those times (k = 0 for non-linear rewards).
+    base_logw : numpy.ndarray
+        [n] the log-weights the last potential was added to (c - phi_r, see the module docstring):
+        softmax(base_logw + psi(positions)) reweights the same particles under another potential psi,
+        e.g. the exact one (the paired check of issue 20). Empty for the unweighted baselines.
 
     Examples
     --------
@@ -92,6 +96,7 @@ class SteeringResult:
     params: dict = field(default_factory=dict)      # the final tilt's parameters (e.g. a)
     steps_done: int = 0
     tilts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))   # [len(ess_times), k] the tilt a solved there
+    base_logw: np.ndarray = field(default_factory=lambda: np.zeros(0))     # [n] c - phi_r under the last potential
 
     def mean(self) -> np.ndarray:
         """The weighted mean of the positions, [d]."""
@@ -225,7 +230,7 @@ def steer(base, reward, n_particles: int = 1000, seed: int = 0, ess_threshold: f
     grid = sde.time_grid(n_steps)
     x = rng.standard_normal((n_particles, base.dim))
     c, phi_r = np.zeros(n_particles), np.zeros(n_particles)
-    logw, potential = np.zeros(n_particles), None
+    logw, potential, base_logw = np.zeros(n_particles), None, np.zeros(n_particles)
     ess_t, ess_v, resampled, snap_t, snaps, tilts = [], [], [], [], [], []
     snap_at = set(np.linspace(0, n_steps - 1, n_snapshots).round().astype(int).tolist())
     inside = lambda t: window[0] <= t <= window[1]  # noqa: E731
@@ -248,7 +253,8 @@ def steer(base, reward, n_particles: int = 1000, seed: int = 0, ess_threshold: f
                                          posterior_cov=statistic_posterior_cov(base, reward, x, z, s))
             else:
                 potential = reward.solve(z, c - phi_r, previous=potential)
-            logw = c - phi_r + potential.values
+            base_logw = c - phi_r   # what the potential is added to (kept for reweighting under another one)
+            logw = base_logw + potential.values
             ess_t.append(s)
             ess_v.append(ess(logw))
             tilts.append(np.atleast_1d(potential.params.get("a", np.nan)).astype(float))
@@ -256,6 +262,7 @@ def steer(base, reward, n_particles: int = 1000, seed: int = 0, ess_threshold: f
                 idx = resample(logw, rng, resampling)
                 x, z, phi_r, c = x[idx], z[idx], potential.values[idx], np.zeros(n_particles)
                 logw = np.zeros(n_particles)   # c - phi_r + phi in the new order: every ancestor's weight is 1/n
+                base_logw = -phi_r             # so base_logw + phi (in the new order) is that logw again
                 resampled.append(s)
         if k in snap_at:
             snap_t.append(s)
@@ -265,4 +272,5 @@ def steer(base, reward, n_particles: int = 1000, seed: int = 0, ess_threshold: f
     # A stopped run returns where the particles are (still noisy) with their current weights.
     return SteeringResult(z if last else x, softmax(logw), np.array(ess_t), np.array(ess_v), np.array(resampled),
                           np.array(snap_t), snaps, dict(potential.params) if potential else {}, k + 1,
-                          np.array(tilts) if tilts and np.isfinite(tilts[0]).all() else np.zeros((len(tilts), 0)))
+                          np.array(tilts) if tilts and np.isfinite(tilts[0]).all() else np.zeros((len(tilts), 0)),
+                          base_logw)
