@@ -112,14 +112,17 @@ def config_for(model: str, n: int, budget: int, steps: dict, **overrides) -> VQE
 def compare(model: str, n: int, budget: int, steps: dict, seeds) -> dict:
     """All optimisers on the same seeds and the same shot budget (one run each: their step sizes differ)."""
     rows = {key: [] for key in OPTIMIZERS}
-    seconds = {key: 0.0 for key in rows}
+    seconds = {key: 0.0 for key in rows}   # CPU seconds (the machine is shared); wall seconds beside them
+    wall = {key: 0.0 for key in rows}
     for seed in seeds:
         base = config_for(model, n, budget, steps)
         for key in OPTIMIZERS:
             cfg = base.replace(optimizers=(key,), qng_stepsize=steps[key] if FIELD[key] == "qng_stepsize" else 0.05)
+            t0 = cpu_seconds()
             trace = run_vqe(cfg, seed=seed).traces[key]
+            seconds[key] += cpu_seconds() - t0
             rows[key].append(trace)
-            seconds[key] += trace.seconds
+            wall[key] += trace.seconds
         log(f"{model} {n}q seed {seed}: " + ", ".join(f"{k} {rows[k][-1].error[-1]:.3f}" for k in rows))
     out = {"budget": budget, "layers": LAYERS, "entangler": ENTANGLER, "seeds": list(seeds), "optimizers": {}}
     areas = {k: [area(t, budget) for t in traces] for k, traces in rows.items()}
@@ -133,7 +136,8 @@ def compare(model: str, n: int, budget: int, steps: dict, seeds) -> dict:
                                "per_seed": curve.tolist()},
             "median_log_error_area": float(np.median(areas[key])), "areas": areas[key],
             "final_errors": errors[:, -1].tolist(), "steps": [t.steps for t in traces],
-            "shots_per_step": traces[0].shots_per_step, "seconds": seconds[key],
+            "shots_per_step": traces[0].shots_per_step, "seconds": seconds[key], "clock": "cpu",
+            "wall_seconds": wall[key],
             "mean_active_fraction": float(np.nanmean([np.nanmean(t.active[1:]) for t in traces]))
             if key == "surrogate" else None}
     winners = [min(areas, key=lambda k: areas[k][i]) for i in range(len(seeds))]
@@ -656,6 +660,8 @@ def verdicts(result: dict) -> list:
     made_by = [c for c in dict.fromkeys((result.get("made_by") or {}).values()) if c]
     command = " && ".join(made_by) if made_by else result.get("command", COMMAND)
     scale = "; ".join(f"{case} {len(c['seeds'])} seeds, {c['budget']:,} shots"
+                      + (f" ({int(np.median(c['optimizers']['surrogate']['steps']))} surrogate steps)"
+                         if c["optimizers"]["surrogate"].get("steps") else "")
                       for case, c in result["vqe"].items())
     sc = scale_of(result)
     if sc.get("reduced"):
@@ -672,8 +678,14 @@ def verdicts(result: dict) -> list:
     held = [case for case, ok in ahead.items() if ok]
     n, h = len(ahead), len(held)
     status = REPRODUCED if h == n else PARTLY if 2 * h >= n else NOT_REPRODUCED
-    ranks = "; ".join(f"{case}: surrogate {c['surrogate_rank']} of 5, best {LABELS[c['best_by_median_area']]}"
-                      for case, c in result["vqe"].items())
+    def rank(case: str, c: dict) -> str:
+        areas = {k: o["median_log_error_area"] for k, o in c["optimizers"].items()}
+        other = min((k for k in areas if k != "surrogate"), key=areas.get)
+        return (f"{case}: surrogate {c['surrogate_rank']} of 5, best {LABELS[c['best_by_median_area']]} "
+                f"(area {areas['surrogate']:.3f} against {LABELS[other]}'s {areas[other]:.3f}; lowest on "
+                f"{c['wins'].get('surrogate', 0)} of {len(c['seeds'])} seeds)")
+
+    ranks = "; ".join(rank(case, c) for case, c in result["vqe"].items())
     per_shot = verdict("per_shot_convergence", status, f"holds on {h} of {n} chains",
                        f"Lowest median mean-log10-error over the shot budget on the local brickwork ansatz, every "
                        f"optimiser on one budget counting every shot, step sizes tuned on separate seeds; {ranks}. "
