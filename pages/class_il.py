@@ -8,6 +8,7 @@ import streamlit as st
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -230,7 +231,7 @@ def render() -> None:
     with d:
         show(drift_figure(view["drift"]), key="chart-drift")
 
-    with st.expander("Details: configurations, settings and exports"):
+    for _ in details("Details: configurations, settings and exports"):
         st.dataframe({"configuration": sweep["labels"], "γ̂_min": sweep["gamma_min"],
                       "γ̂ plug-in": sweep["gamma_plugin"], "class margin": sweep["gamma_class"],
                       "TC gap": sweep["tc_gap"], "bound": sweep["bound"], "Acc_CIL": sweep["acc_cil"],

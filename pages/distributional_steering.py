@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -342,7 +343,7 @@ def render() -> None:
     batch_section(config, seed)
     st.subheader("A toy protein: calibrate the mean foldedness", divider="gray")
     protein_section(seed)
-    with st.expander("Details"):
+    for _ in details("Details"):
         st.json({"config": config.to_dict(), "seed": seed, "final tilt": {k: np.asarray(v).round(4).tolist()
                                                                          for k, v in result.params.items()}})
         export_buttons(result, "distributional_steering")

@@ -11,6 +11,7 @@ import streamlit as st
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -178,7 +179,7 @@ def render() -> None:
         return
     main_section(view)
     live_section()
-    with st.expander("Details: what was shipped"):
+    for _ in details("Details: what was shipped"):
         st.json({"variants": [str(n) for n in view.variants], "steers_rad": view.steers.tolist(),
                  "probe_r2_shuffled_targets": np.round(view.probe_r2_shuffled, 3).tolist()})
         slim = dataclasses.replace(view, gt_frames=np.zeros(0, np.uint8), rollouts=np.zeros(0, np.uint8))

@@ -22,6 +22,7 @@ from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -121,8 +122,9 @@ def render() -> None:
         table_section(comparison)
     with plans_area:
         plans_section(view, hist, result, runs)
-    with details_area, st.expander("Details: configuration, LP sizes and export"):
-        details_section(view, spacing, result, classical)
+    with details_area:
+        for _ in details("Details: configuration, LP sizes and export"):
+            details_section(view, spacing, result, classical)
 
 
 def controls() -> View | None:

@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
@@ -193,7 +194,7 @@ def baselines_section(doc: dict) -> None:
                  column_config={name: st.column_config.NumberColumn(name, help=text, format="%.3f")
                                 for name, text in HELP.items()})
     st.caption(claim_summary(doc["tables"]["image"]))
-    with st.expander("Every metric, per attribute, images and clips"):
+    for _ in details("Every metric, per attribute, images and clips"):
         for kind in ("image", "video"):
             st.markdown(f"**{kind.capitalize()}s**")
             st.dataframe(pd.DataFrame(doc["tables"][kind]).round(3), hide_index=True)

@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -153,7 +154,7 @@ def render() -> None:
         what_you_see(run)
     st.dataframe({"method": [METHOD_LABELS[m] for m in run.methods], "ACC": np.round(run.acc, 3),
                   "NMI": np.round(run.nmi, 3), "ARI": np.round(run.ari, 3)}, hide_index=True)
-    with st.expander("Details: configuration"):
+    for _ in details("Details: configuration"):
         st.json({"source": source, "target": target, "pretrain": PretrainConfig().to_dict(),
                  "adapt": adapt_config.to_dict(), "seed": seed, "domains": sorted(DOMAINS)})
         export_buttons(run, f"graph_clustering-{run.source}-{run.target}-seed{run.seed}", key="run-export")

@@ -9,6 +9,7 @@ import streamlit as st
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -218,7 +219,7 @@ def render() -> None:
                        help=f"recall on 512 fresh episodes; chance {summary['recall'][name]['chance']:.2f}")
     trace_section(view, summary)
     transfer_section(summary)
-    with st.expander("Details: the shipped networks' figures"):
+    for _ in details("Details: the shipped networks' figures"):
         st.json(summary["geometry"] | {"boundaries": summary["boundaries"]})
         export_buttons(summary, "hebbian_memory-summary", key="summary-export")
 

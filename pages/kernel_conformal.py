@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -149,7 +150,7 @@ def regions_section(config: CompareConfig, seed: int, mapie: bool) -> None:
             f"with x. Test residuals are marked by whether they fall inside the MKS region: "
             f"{view.mks_inside.mean():.1%} do (ellipsoid {view.ellipsoid_inside.mean():.1%}).")
         comparison_section(config, seed, mapie)
-    with st.expander("Details: configuration"):
+    for _ in details("Details: configuration"):
         st.json({"config": config.to_dict(), "seed": seed})
         export_buttons(view, f"kernel_conformal-view-seed{seed}", key="view-export")
 

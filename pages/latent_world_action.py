@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -196,7 +197,7 @@ def render() -> None:
         return
     shipped_section(view)
     live_section()
-    with st.expander("Details: what was shipped"):
+    for _ in details("Details: what was shipped"):
         st.json({"table": view.table, "view seed": view.seed})
         export_buttons(view, "latent_world_action-view", key="view-export")
 

@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -165,7 +166,7 @@ def hop_stages_section() -> None:
 
 
 def details_section(view, source: str) -> None:
-    with st.expander("Details: the view per loop, and its export"):
+    for _ in details("Details: the view per loop, and its export"):
         st.caption(f"Probe: 64 fresh samples of the task, seed 123, {view.num_loops} loops; δ and the attention "
                    "change are read from each loop to the next.")
         st.dataframe(view.to_frame(), hide_index=True, height=240)

@@ -9,6 +9,7 @@ from plotly.subplots import make_subplots
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -190,7 +191,7 @@ def render() -> None:
     quality_table(view)
     live_tokenizer(dataset, seed, view.arrays["example_real"])
     live_detection(dataset, attack, seed)
-    with st.expander("Details: configuration and shipped numbers"):
+    for _ in details("Details: configuration and shipped numbers"):
         st.json({"dataset": dataset, "attack": attack, "strength": strength, "seed": seed,
                  "shipped": "2000 windows per set, chunks of 100, δ = 4, key 12345, seed 0"})
         export_buttons(view.arrays, f"lvqmark-view-{dataset}", key="view-export")

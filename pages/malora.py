@@ -9,6 +9,7 @@ import streamlit as st
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -261,9 +262,9 @@ def sweep_section(seed: int) -> tuple[SweepConfig, dict | None]:
     return sweep_config, sweep_result
 
 
-def details(config: MergeConfig, sweep_config: SweepConfig, seed: int, result: dict, sweep_result: dict | None) -> None:
+def details_section(config: MergeConfig, sweep_config: SweepConfig, seed: int, result: dict, sweep_result: dict | None) -> None:
     """The configs and the export buttons."""
-    with st.expander("Details: configuration and export"):
+    for _ in details("Details: configuration and export"):
         st.json({"merge config": config.to_dict(), "sweep config": sweep_config.to_dict(), "seed": seed})
         export_buttons(result, f"malora-merge-{result['family']}-seed{seed}", key="merge-export")
         if sweep_result is not None:
@@ -282,7 +283,7 @@ def render() -> None:
     if land is not None:
         landscape_section(land)
     sweep_config, sweep_result = sweep_section(seed)
-    details(config, sweep_config, seed, result, sweep_result)
+    details_section(config, sweep_config, seed, result, sweep_result)
 
 
 if __name__ == "__main__":

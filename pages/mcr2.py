@@ -8,6 +8,7 @@ import streamlit as st
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -62,7 +63,7 @@ def render() -> None:
         show(angle_figure(run), key="chart-angles")
     with right:
         digits_section(seed, shipped_digits)
-    with st.expander("Details: configuration and tail fit"):
+    for _ in details("Details: configuration and tail fit"):
         details_section(run, probe)
 
 

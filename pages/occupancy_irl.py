@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -195,7 +196,7 @@ def mirror_section(run) -> None:
 
 def details_section(config: IRLConfig, seed: int, run, source: str) -> None:
     """The configuration, the headline numbers and the downloads (the shipped run's written at ship time)."""
-    with st.expander("Details: configuration and numbers"):
+    for _ in details("Details: configuration and numbers"):
         st.json({"config": config.to_dict(), "seed": seed, "iterations done": run.done,
                  "final gap dual": float(run.gap_dual[-1]), "final gap interpolation": float(run.gap_interp[-1]),
                  "sampling error": run.sampling_error})

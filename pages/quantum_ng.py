@@ -17,6 +17,7 @@ from plotly.subplots import make_subplots
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -126,7 +127,7 @@ def render() -> None:
     draw_metric(MetricViewConfig.from_vqe(config), int(seed), config.active_threshold)
 
     if result is not None:
-        with st.expander("Details: configuration, per-optimiser numbers and export"):
+        for _ in details("Details: configuration, per-optimiser numbers and export"):
             st.json({"config": result.config.to_dict(), "seed": result.seed, "ground_energy": result.ground_energy,
                      "initial_energy": result.initial_energy, "seconds": result.seconds, "stopped": result.stopped})
             st.dataframe(summary_table(result), hide_index=True)

@@ -9,6 +9,7 @@ import streamlit as st
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -136,7 +137,7 @@ def render() -> None:
         show(decision_figure(problem, curves), key="chart-decision")
         st.markdown(rates_text(rates))
 
-    with st.expander("Details: configuration, policies and slopes"):
+    for _ in details("Details: configuration, policies and slopes"):
         st.json({"setting": setting.config.to_dict(), "seed": seed, "eps": eps, "eps_star": eps_star,
                  "eta_validation": setting.eta_val, "eta_test": setting.eta_test, "loss_bound_B": setting.bound,
                  "searched_law": None if setting.law is None else {"points": setting.law.points.tolist(),

@@ -13,6 +13,7 @@ import streamlit as st
 
 from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -124,7 +125,7 @@ def render() -> None:
         order = np.argsort(-e.q_normalized)[:8]
         st.markdown("**Highest q / c** (node: q / c): " + ", ".join(f"{i}: {e.q_normalized[i]:.3g}" for i in order))
 
-    with st.expander("Details: configuration, explanation and export"):
+    for _ in details("Details: configuration, explanation and export"):
         st.json({"dataset": name, "task": dataset.task, "graph": int(index), "nodes": graph.n_nodes,
                  "filter": e.kind, "p monomial coefficients": np.round(e.poly_coeffs, 4).tolist(),
                  "p / c on the spectrum": np.round(e.p_spectrum, 4).tolist(),

@@ -9,6 +9,7 @@ import streamlit as st
 from app.catalog import BY_KEY
 from app.ui.cache import shipped
 from app.ui.controls import bound, seed_input
+from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.plots import COLORS, show
@@ -184,7 +185,7 @@ def retrain_section(model: str, seed: int) -> None:
 
 def details_section(model: str, config, seed: int, a) -> None:
     """The config and the numbers behind the figures, with export buttons."""
-    with st.expander("Details: configuration and numbers"):
+    for _ in details("Details: configuration and numbers"):
         st.json({"model": model, "config": config.to_dict(), "seed": seed, "v_empty": dict(zip(GAMES, a.empty.tolist())),
                  "v_full": dict(zip(GAMES, a.full.tolist())), "tc_prior": a.tc_prior,
                  "tc_conditional": a.tc_conditional, "method": a.method, "evaluations": a.n_evaluations})

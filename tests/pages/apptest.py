@@ -7,10 +7,13 @@ from streamlit.testing.v1 import AppTest
 MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
 
 
-def open_page(key: str, timeout: float = 120, **params) -> AppTest:
-    """The shell first, then ``pages/<key>.py`` with ``params`` in its URL; fails on any exception."""
+def open_page(key: str, timeout: float = 120, details: bool = False, **params) -> AppTest:
+    """The shell first, then ``pages/<key>.py`` with ``params`` in its URL; fails on any exception.
+    ``details``: with the page's Details section open (:mod:`app.ui.details`; closed on a first view)."""
     at = AppTest.from_file(MAIN, default_timeout=timeout).run()
     at.switch_page(f"../pages/{key}.py")
+    if details:
+        at.session_state["details"] = True
     for name, value in params.items():  # as if the page's URL carried them
         at.query_params[name] = value
     at.run()

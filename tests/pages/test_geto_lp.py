@@ -38,7 +38,8 @@ def test_default_view_solves_two_digits_exactly_and_fast():
     assert (runs.loc[runs.index.str.contains("entropic"), "gap to exact"] > 1e-3).all()
     assert len(at.get("plotly_chart")) == 3
     assert any("What you are seeing" in m.value for m in at.markdown)
-    assert {b.proto.label for b in at.get("download_button")} == {"JSON", "CSV"}
+    assert not at.get("download_button")                    # the Details section is closed on a first view
+    assert {b.proto.label for b in open_page(details=True).get("download_button")} == {"JSON", "CSV"}
 
 
 @pytest.mark.parametrize("kind, charts", [("shapes", 3), ("palettes", 3), ("volumes", 3)])

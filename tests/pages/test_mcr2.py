@@ -56,7 +56,8 @@ def test_a_live_run_replaces_the_shipped_view_with_its_own_numbers():
 
 
 def test_details_and_export():
-    at = apptest.open_page("mcr2")
+    assert not apptest.open_page("mcr2").get("download_button")   # closed on the first view: nothing inside sent
+    at = apptest.open_page("mcr2", details=True)
     labels = [b.label for b in at.get("download_button")]
     assert labels == ["JSON", "CSV"]
     from core.common.results import result_to_frame

@@ -30,6 +30,8 @@ def test_first_view_shows_the_shipped_run_and_the_metrics():
         assert float(shown[f"{SHORT[key]}: error"]) == round(err, 3)
     text = " ".join(m.value for m in at.markdown)
     assert "shipped run" in text and "What you are seeing" in text
+    assert not at.get("download_button") and not at.dataframe   # the Details section is closed on a first view
+    at = open_page(details=True)
     assert {b.proto.label for b in at.get("download_button")} == {"JSON", "CSV"}
     assert len(at.dataframe) == 1 and len(at.dataframe[0].value) == 5
 

@@ -115,7 +115,9 @@ def test_a_link_reproduces_the_view():
 
 
 def test_export_buttons_and_details():
-    at = open_page()
+    closed = open_page()                      # the first view: the Details section is sent closed and empty
+    assert not closed.get("download_button") and not closed.dataframe
+    at = open_page(details=True)
     labels = {b.proto.label for b in at.get("download_button")}
     assert labels == {"JSON", "CSV"}
     assert len(at.dataframe) == 2
