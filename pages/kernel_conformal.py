@@ -64,7 +64,9 @@ def sweep_figure(s) -> go.Figure:
                              error_y=dict(type="data", symmetric=False, array=s.ratio_high - s.ratio,
                                           arrayminus=s.ratio - s.ratio_low)), row=1, col=1)
     fig.add_hline(y=1.0, line=dict(color="#888", dash="dash"), row=1, col=1)
-    coverage = np.nanmean(s.coverage, axis=1)
+    done = np.isfinite(s.coverage).any(axis=(1, 2))   # (values, seeds, scores): a stopped sweep leaves the
+    coverage = np.full(s.coverage.shape[::2], np.nan)  # values it did not reach without any seed
+    coverage[done] = np.nanmean(s.coverage[done], axis=1)
     for k, name in enumerate(s.scores[:2]):
         fig.add_trace(go.Scatter(x=s.values, y=coverage[:, k], mode="lines+markers", name=f"coverage {name}",
                                  line=dict(color=COLORS[0] if k == 0 else COLORS[3])), row=2, col=1)

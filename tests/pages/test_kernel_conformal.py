@@ -67,3 +67,20 @@ def test_the_sweep_figure_draws_the_ratio_and_both_coverages_against_one_minus_a
     np.testing.assert_allclose(traces["coverage mks"].y, np.nanmean(s.coverage[:, :, 0], axis=1))
     np.testing.assert_allclose(traces["coverage ellipsoid"].y, np.nanmean(s.coverage[:, :, 1], axis=1))
     np.testing.assert_allclose(traces["1 − α"].y, [0.9, 0.8])
+
+
+def test_a_stopped_sweep_draws_what_it_reached_without_a_warning():
+    import dataclasses
+    import warnings
+
+    from pages.kernel_conformal import sweep_figure
+
+    s = sweep(CompareConfig(n_fit=40, n_cal=40, n_test=60, mc_samples=1000), "alpha", (0.1, 0.2), n_seeds=2)
+    coverage = s.coverage.copy()
+    coverage[1] = np.nan                            # stopped before the second value's first seed
+    stopped = dataclasses.replace(s, coverage=coverage)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        traces = {t.name: t for t in sweep_figure(stopped).data}
+    y = np.asarray(traces["coverage mks"].y, dtype=float)
+    assert y[0] == pytest.approx(np.mean(s.coverage[0, :, 0])) and np.isnan(y[1])
