@@ -276,9 +276,11 @@ def frontier_text(frontier) -> str:
             f"have none. A point is on the frontier when no other is both cheaper and more accurate.")
 
 
-def seconds_unit(frontier) -> str:
-    """"CPU s" when the benchmark timed the paths in CPU seconds (``clock: cpu``), else "s" (wall)."""
-    return "CPU s" if frontier.get("clock") == "cpu" else "s"
+def seconds_unit(frontier, short: bool = True) -> str:
+    """"CPU s" ("CPU seconds" when not ``short``) when the benchmark timed the paths in CPU seconds
+    (``clock: cpu``), else "s" ("seconds", wall)."""
+    cpu = frontier is not None and frontier.get("clock") == "cpu"
+    return ("CPU " if cpu else "") + ("s" if short else "seconds")
 
 
 def run_key(config: VQEConfig, seed: int) -> str:
@@ -398,8 +400,7 @@ def frontier_figure(frontier) -> go.Figure:
         fig.add_trace(go.Scatter(x=[p["seconds"] for p in by_k], y=[p["relative_error"] for p in by_k],
                                  mode="lines+markers+text", text=[f"k={p['k']}" for p in by_k], textposition="bottom right",
                                  name="surrogate by k", line=dict(color=COLORS[0], dash="dot")))
-    unit = "CPU seconds" if frontier is not None and frontier.get("clock") == "cpu" else "seconds"
-    fig.update_xaxes(title=f"{unit}, everything counted (log)", type="log")
+    fig.update_xaxes(title=f"{seconds_unit(frontier, short=False)}, everything counted (log)", type="log")
     fig.update_yaxes(title="relative error (exact paths drawn at 0.001)", type="log")
     fig.update_layout(title="Error against cost (benchmark)", height=380, showlegend=False, hovermode="closest")
     return fig

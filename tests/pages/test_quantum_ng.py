@@ -129,3 +129,13 @@ def test_first_view_draws_the_tradeoff_the_light_cone_and_the_frontier():
         assert (spans[-1][1], spans[-1][2]) == (wires.min(), wires.max())
     at = open_page(cone="7")   # the chosen cone is in the URL
     assert not at.exception and at.number_input(key="cone").value == 7
+
+
+def test_the_frontier_says_cpu_seconds_exactly_when_the_benchmark_timed_cpu():
+    from pages.quantum_ng import frontier_figure, seconds_unit
+
+    assert (seconds_unit({"clock": "cpu"}), seconds_unit({"clock": "cpu"}, short=False)) == ("CPU s", "CPU seconds")
+    assert (seconds_unit({"clock": "wall"}), seconds_unit(None, short=False)) == ("s", "seconds")
+    for clock, unit in (("cpu", "CPU seconds"), ("wall", "seconds")):
+        title = frontier_figure({"clock": clock, "methods": {}, "surrogate_by_k": []}).layout.xaxis.title.text
+        assert title.startswith(f"{unit}, everything counted")
