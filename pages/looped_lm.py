@@ -335,14 +335,16 @@ def hop_stage_figure() -> go.Figure:
     hops, control = load_hop_stages("pointer"), load_hop_stages("untrained")
     R, K = hops.coda_accuracy.shape
     F = hops.feedforward_accuracy.shape[0]
-    fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.3, 0.34], horizontal_spacing=0.07,
+    fig = make_subplots(rows=1, cols=3, column_widths=[0.36, 0.3, 0.34], horizontal_spacing=0.1,
                         subplot_titles=["Looped: coda lens per loop", "Feedforward: logit lens per layer",
                                         "Hops read right, in order"])
     hop_labels = [f"hop {k + 1}" for k in range(K)]
+    right_of_second = fig.layout.xaxis2.domain[1] + 0.008   # the shared colour bar sits in the gap before panel 3
     for col, (z, x) in enumerate(((hops.coda_accuracy, [str(r + 1) for r in range(R)]),
                                   (hops.feedforward_accuracy, [str(i) for i in range(F)])), start=1):
         fig.add_trace(go.Heatmap(z=z.T, x=x, y=hop_labels, colorscale="Viridis", zmin=0, zmax=1, showscale=col == 2,
-                                 colorbar=dict(title="accuracy", thickness=12, x=0.64)), row=1, col=col)
+                                 colorbar=dict(title=dict(text="accuracy", side="right"), thickness=10,
+                                               x=right_of_second, xanchor="left")), row=1, col=col)
     series = (("looped, by loop", np.arange(1, R + 1), hops.hops_done, 0),
               ("feedforward, by layer", np.arange(F), hops.feedforward_hops_done, 1),
               ("untrained block, by loop", np.arange(1, R + 1), control.hops_done, 2))
@@ -352,7 +354,7 @@ def hop_stage_figure() -> go.Figure:
     fig.update_xaxes(title_text="loop", type="category", row=1, col=1)
     fig.update_xaxes(title_text="feedforward layer", type="category", row=1, col=2)
     fig.update_xaxes(title_text="loop / layer", row=1, col=3)
-    fig.update_yaxes(title_text="hops", range=[-0.3, K + 0.3], row=1, col=3)
+    fig.update_yaxes(title_text="hops", range=[-0.3, K + 0.3], side="right", row=1, col=3)   # the gap is the bar's
     fig.update_layout(height=380, legend=dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom"))
     return fig
 

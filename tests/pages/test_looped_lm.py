@@ -173,3 +173,13 @@ def test_a_finished_live_run_is_drawn_from_its_views(monkeypatch):
         c.key for c in at.get("plotly_chart")}
     at.slider(key="loops").set_value(8).run()
     assert "Worst layer δ at loop 7" in metrics(at) and not at.exception
+
+
+def test_the_hop_figure_keeps_its_colour_bar_in_the_gap_before_the_third_panel():
+    from pages.looped_lm import hop_stage_figure
+
+    fig = hop_stage_figure()
+    bars = [t.colorbar.x for t in fig.data if t.type == "heatmap" and t.showscale is not False]
+    assert len(bars) == 1
+    assert fig.layout.xaxis2.domain[1] < bars[0] < fig.layout.xaxis3.domain[0]
+    assert fig.layout.yaxis3.side == "right"        # its axis title is not in that gap
