@@ -1,6 +1,7 @@
 """The shipped first view equals a recomputation (MAPIE's network aside, which the page does not retrain)."""
 
 import numpy as np
+import pytest
 
 from core.kernel_conformal import CompareConfig, compare_scores, region_view
 from core.kernel_conformal.ship import SEED, shipped_comparison, shipped_view
@@ -19,4 +20,5 @@ def test_the_shipped_regions_and_comparison_are_recomputed():
     assert comp["scores"][:k] == c.scores and comp["scores"][k:] == ["mapie"]
     np.testing.assert_allclose(comp["coverage"][:k], c.coverage)
     np.testing.assert_allclose(comp["volume"][:k], c.volume, rtol=1e-9)
-    assert comp["ratio_mks_ellipsoid"] == c.ratio_mks_ellipsoid
+    # a ratio of volumes: equal to the last bits only on the CPU that shipped it (5e-16 apart on another)
+    assert comp["ratio_mks_ellipsoid"] == pytest.approx(c.ratio_mks_ellipsoid, rel=1e-9)
