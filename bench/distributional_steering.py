@@ -7,7 +7,7 @@
    the statistics the reward leaves free (mean and sd of the free coordinates) against the exact
    grid target in standard errors over seeds, and the binned 2-D W1 (POT) against its Monte Carlo
    floor; the pre-issue hard-constraint scheme (tilt solved on the Tweedie predictions) as the control.
-2a. Its replication (pre-registered on 2026-12-02, after seeds 0-15 left one of 12 free statistics at
+2a. Its replication (pre-registered on 2026-12-02, after seeds 0-15 left one of 16 free statistics at
    +3.3 SE): the same families and settings on 32 fresh seeds (16-47), never run before; this block
    decides the claim's whole-target part, and the first block's misses are reported beside it. With
    16 free statistics per block, a sampler that is exactly right still misses the per-statistic 2 SE
@@ -144,6 +144,11 @@ def whole_target(seeds=None) -> dict:
     return out
 
 
+def whole_target_replication() -> dict:
+    """Section 2a: the whole-target check on ``REPLICATION_SEEDS``, with the first and last seed."""
+    return {"seeds": [REPLICATION_SEEDS.start, REPLICATION_SEEDS.stop - 1], "families": whole_target(REPLICATION_SEEDS)}
+
+
 def _z(values) -> dict:
     values = np.asarray(values, dtype=float)
     avg, se = values.mean(0), values.std(0, ddof=1) / np.sqrt(len(values))
@@ -250,9 +255,8 @@ def main(quick: bool = False, whole_seeds: int | None = None, sections: tuple | 
     unknown = [x for x in sections or () if x not in SECTIONS]
     if unknown:
         raise ValueError(f"sections: {unknown} unknown; allowed any of {', '.join(SECTIONS)}")
-    runs = {"whole_target": whole_target, "whole_target_replication": lambda: {
-                "seeds": [REPLICATION_SEEDS.start, REPLICATION_SEEDS.stop - 1],
-                "families": whole_target(REPLICATION_SEEDS)}, "repulsion_against_n": repulsion_against_n, "batch_level": batch,
+    runs = {"whole_target": whole_target, "whole_target_replication": whole_target_replication,
+            "repulsion_against_n": repulsion_against_n, "batch_level": batch,
             "closed_forms": closed_forms, "baselines": lambda: baselines(500 if quick else 1000),
             "protein": lambda: protein(n=500 if quick else 2000), "default_run": timing,
             "page": lambda: {} if quick else page_timings("../pages/distributional_steering.py")}
@@ -261,7 +265,7 @@ def main(quick: bool = False, whole_seeds: int | None = None, sections: tuple | 
         r = json.loads((ROOT / "bench" / "results" / "distributional_steering.json").read_text())
         for key in ("claims", "verdicts", "checks", "measured_at"):
             r.pop(key, None)
-        previous = r.get("commands") or ([COMMAND + (" --quick" if r.get("quick") else "")] * bool(r.get("rerun_sections"))
+        previous = r.get("commands") or ([command_line(r.get("quick"))] * bool(r.get("rerun_sections"))
                                          + [command(r)])   # the runs behind the stored results
         r["rerun_sections"] = list(sections)
         if "closed_forms" in sections:
@@ -274,9 +278,7 @@ def main(quick: bool = False, whole_seeds: int | None = None, sections: tuple | 
         previous, r = [], {"quick": quick, "closed_form_seeds": len(SEEDS), "closed_form_particles": N}
     if not sections or "whole_target" in sections:
         r["whole_seeds"] = len(WHOLE_SEEDS)
-    this = COMMAND + (" --quick" if quick else "") + (f" --whole-seeds {len(WHOLE_SEEDS)}" if len(WHOLE_SEEDS) != 16
-                                                      else "") + (" --sections " + ",".join(sections) if sections else "")
-    r["commands"] = previous + [this]
+    r["commands"] = previous + [command_line(quick, len(WHOLE_SEEDS), sections)]
     for key, fn in runs.items():
         if not sections or key in sections:
             r[key] = fn()
@@ -382,11 +384,13 @@ def command(r: dict) -> str:
     """The command lines that measured ``r`` (partial reruns after the full run, joined by ``;``)."""
     if r.get("commands"):
         return "; ".join(r["commands"])
-    flags = (" --quick" if r.get("quick") else "") + (f" --whole-seeds {r['whole_seeds']}"
-                                                      if r.get("whole_seeds", 16) != 16 else "")
-    if r.get("rerun_sections"):
-        flags += " --sections " + ",".join(r["rerun_sections"])
-    return COMMAND + flags
+    return command_line(r.get("quick"), r.get("whole_seeds", 16), r.get("rerun_sections"))
+
+
+def command_line(quick: bool, whole_seeds: int = 16, sections=None) -> str:
+    """The command line of one run with these options."""
+    return (COMMAND + (" --quick" if quick else "") + (f" --whole-seeds {whole_seeds}" if whole_seeds != 16 else "")
+            + (" --sections " + ",".join(sections) if sections else ""))
 
 
 def _row(rows: list, method: str) -> dict | None:
@@ -404,10 +408,9 @@ def verdicts(r: dict) -> list:
     unguided = {rw: _row(rows, "unguided")["W1 to target"] for rw, rows in r["baselines"].items()
                 if np.isfinite(_row(rows, "unguided")["W1 to target"])}
     first, rep = _whole_misses(r["whole_target"]), r.get("whole_target_replication")
-    block = (_whole_misses(rep["families"]) + (f"{rep['seeds'][1] - rep['seeds'][0] + 1} fresh seeds "
-                                               f"({rep['seeds'][0]}-{rep['seeds'][1]})",)
-             if rep else first + (f"{r.get('whole_seeds', 8)} seeds",))
-    misses, far, n_stats, n_fam, where = block
+    misses, far, n_stats, n_fam = _whole_misses(rep["families"]) if rep else first   # the block that decides
+    where = (f"{rep['seeds'][1] - rep['seeds'][0] + 1} fresh seeds ({rep['seeds'][0]}-{rep['seeds'][1]})" if rep
+             else f"{r.get('whole_seeds', 8)} seeds")
     old = r["whole_target"].get("hard constraint, pre-issue scheme")
     status = (REPRODUCED if len(good) == len(cells) and not misses and not far else PARTLY) if medians else NOT_REPRODUCED
     first_note = (f"First block, seeds 0-{r.get('whole_seeds', 8) - 1}: "
