@@ -32,8 +32,8 @@ _thread: threading.Thread | None = None
 log = logging.getLogger(__name__)
 
 
-def warm_modules(setting: str | None = None) -> list[str]:
-    """The modules ``PAPERLAB_WARM`` (or ``setting``) asks for: ``all``, ``none`` or system keys.
+def _served(setting: str | None):
+    """The built systems ``PAPERLAB_WARM`` (or ``setting``) names: ``all``, ``none`` or system keys.
 
     Raises ``ValueError`` naming the variable for an unknown key.
     """
@@ -49,7 +49,35 @@ def warm_modules(setting: str | None = None) -> list[str]:
     if unknown:
         built = ", ".join(s.key for s in SYSTEMS if s.built)
         raise ValueError(f"PAPERLAB_WARM: {unknown[0]!r} is not a built system; allowed all, none or keys of {built}")
-    return sorted({module for key in keys for module in BY_KEY[key].warm})
+    return [BY_KEY[k] for k in dict.fromkeys(keys)]
+
+
+def warm_modules(setting: str | None = None) -> list[str]:
+    """The heavy modules (``System.warm``) of the systems ``PAPERLAB_WARM`` (or ``setting``) asks for."""
+    return sorted({module for system in _served(setting) for module in system.warm})
+
+
+def page_modules(setting: str | None = None) -> list[str]:
+    """The page modules (``pages.<key>`` and the system's extra pages) of the systems ``PAPERLAB_WARM`` asks for.
+
+    Importing one runs only its top-level imports (what the page's first view needs: numpy, plotly, pandas,
+    scipy or scikit-learn for some; never torch, transformers or PennyLane, which ``System.warm`` brings).
+    """
+    from app.catalog import EXTRAS
+
+    keys = [system.key for system in _served(setting)]
+    return [f"pages.{key}" for key in keys] + [f"pages.{e.key}" for e in EXTRAS if e.system in keys]
+
+
+def import_now(modules: Iterable[str]) -> None:
+    """Import ``modules`` here and now, in order, under the import lock (``app.serve`` does so before the server
+    listens). An import error is logged and left for the page itself to raise where the visitor sees it."""
+    with IMPORTS:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - the page reports its own import error when opened
+                log.exception("import of %s before serving failed", name)
 
 
 def warm_delay() -> float:

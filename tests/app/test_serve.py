@@ -1,4 +1,5 @@
-"""app.serve runs Streamlit on app/main.py after starting the warm-up, passing Streamlit's options on."""
+"""app.serve imports the served pages' modules, starts the warm-up, then runs Streamlit on app/main.py with the
+options passed on."""
 
 import sys
 
@@ -6,8 +7,10 @@ from app import serve
 from app.ui import warmup
 
 
-def test_serve_starts_the_warm_up_then_streamlit_with_the_options(monkeypatch):
+def test_serve_imports_the_pages_starts_the_warm_up_then_streamlit_with_the_options(monkeypatch):
     calls = []
+    monkeypatch.setattr(warmup, "page_modules", lambda: ["pages.grace"])
+    monkeypatch.setattr(warmup, "import_now", lambda modules: calls.append(("import", list(modules))))
     monkeypatch.setattr(warmup, "warm_up", lambda modules, delay=0: calls.append(("warm", list(modules), delay)))
     monkeypatch.setenv("PAPERLAB_WARM_DELAY", "7.5")
     monkeypatch.setattr(warmup, "warm_modules", lambda: ["json"])
@@ -16,8 +19,9 @@ def test_serve_starts_the_warm_up_then_streamlit_with_the_options(monkeypatch):
     monkeypatch.setattr(cli, "main", lambda: calls.append(("streamlit", list(sys.argv))) or 0)
     monkeypatch.setattr(sys, "argv", ["serve"])
     assert serve.main(["--server.port", "8123"]) == 0
-    assert calls[0] == ("warm", ["json"], 7.5)
-    name, argv = calls[1]
+    assert calls[0] == ("import", ["pages.grace"])     # before the server listens
+    assert calls[1] == ("warm", ["json"], 7.5)
+    name, argv = calls[2]
     assert name == "streamlit" and argv[:2] == ["streamlit", "run"] and argv[2].endswith("app/main.py")
     assert argv[3:] == ["--server.port", "8123", "--server.fileWatcherType", "none"]
 

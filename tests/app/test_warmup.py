@@ -64,6 +64,36 @@ def test_the_warm_up_setting_names_what_to_import(monkeypatch):
         warmup.warm_modules("grace,no_such_system")
 
 
+def test_the_served_pages_are_the_page_modules_of_the_same_setting(monkeypatch):
+    import pytest
+
+    from app.catalog import EXTRAS, SYSTEMS
+
+    monkeypatch.delenv("PAPERLAB_WARM", raising=False)
+    everything = warmup.page_modules()
+    assert everything[:len([s for s in SYSTEMS if s.built])] == [f"pages.{s.key}" for s in SYSTEMS if s.built]
+    assert {f"pages.{e.key}" for e in EXTRAS} <= set(everything)
+    assert warmup.page_modules("none") == []
+    assert warmup.page_modules("interestingness") == ["pages.interestingness"] + [
+        f"pages.{e.key}" for e in EXTRAS if e.system == "interestingness"]
+    assert warmup.page_modules("grace, grace") == ["pages.grace"]          # a key named twice is one page
+    with pytest.raises(ValueError, match="^PAPERLAB_WARM: 'nope' is not a built system"):
+        warmup.page_modules("grace,nope")
+
+
+def test_importing_before_serving_builds_the_modules_and_survives_a_broken_one(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sys.modules, "_warmup_log", [])
+    make_module(tmp_path, "wu_now_a", "")
+    (tmp_path / "wu_now_broken.py").write_text("raise RuntimeError('broken on purpose')\n")
+    make_module(tmp_path, "wu_now_b", "")
+    for name in ("wu_now_a", "wu_now_b", "wu_now_broken"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    warmup.import_now(["wu_now_a", "wu_now_broken", "wu_now_b"])      # no exception: the page reports it
+    assert sys.modules["_warmup_log"] == ["wu_now_a", "wu_now_b"]       # in order, past the broken one
+    assert "wu_now_broken" not in sys.modules and not warmup.IMPORTS._is_owned()
+
+
 def test_a_rerun_waits_for_an_import_in_flight(tmp_path, monkeypatch):
     # plotly reads pandas from sys.modules without importing it: a rerun that drew while the warm-up was half
     # way through pandas failed with "partially initialized module" (occupancy_irl's widget sweep).
