@@ -19,6 +19,7 @@ import streamlit as st  # noqa: E402
 from app import home  # noqa: E402
 from app.catalog import BY_KEY, EXTRA_PAGES, EXTRAS, SYSTEMS, by_theme  # noqa: E402
 from app.ui.pages import page_for  # noqa: E402
+from app.ui.preload import chunks_for  # noqa: E402
 from app.ui.style import apply_page_style  # noqa: E402
 from app.ui.warmup import drawing, import_page, warm_modules, warm_up  # noqa: E402
 
@@ -26,7 +27,6 @@ from app.ui.warmup import drawing, import_page, warm_modules, warm_up  # noqa: E
 # included) fetch it from fonts.gstatic.com
 st.set_page_config(page_title="Paperlab", page_icon=str(ROOT / "app" / "icon.png"), layout="wide")
 participant = "study" in st.query_params   # a participant's link: only their page, no navigation
-apply_page_style(preload=not participant)    # a visitor's browser starts on plotly's code at once
 
 system_pages = {s.key: page_for(s) for s in SYSTEMS if s.built}
 home_page = st.Page(home.page(system_pages), title="Home", icon=":material/home:", url_path="home", default=True)
@@ -45,7 +45,9 @@ if not participant:
 
 
 def run(page) -> None:
-    """Run the chosen page after importing its own module under the import lock; the warm-up waits meanwhile."""
+    """Send the page style (and the browser code the page will need) first, then run the chosen page after
+    importing its own module under the import lock; the warm-up waits meanwhile."""
+    apply_page_style(chunks_for(page.url_path, participant))   # a visitor's browser starts on plotly's code at once
     key = EXTRA_PAGES.get(page.url_path, page.url_path)
     with drawing():
         if key in BY_KEY and BY_KEY[key].built:

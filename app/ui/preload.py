@@ -29,6 +29,17 @@ import streamlit as st
 
 # the front-end chunks a system page's first view needs, by the name before their content hash
 CHART_CHUNKS = ("PlotlyChart", "DataFrame")
+# pages whose first view needs other chunks (by URL path): the claims page draws a table and no chart, and
+# plotly's bundle evaluated ahead of its table held the table back by that second
+PAGE_CHUNKS = {"claims": ("DataFrame",)}
+
+
+def chunks_for(url_path: str, participant: bool = False) -> tuple[str, ...]:
+    """The chunks to preload on the page at ``url_path``: none on a participant's page (their browser loads
+    only what their own page draws), the table's alone on the claims page, else :data:`CHART_CHUNKS`."""
+    if participant:
+        return ()
+    return PAGE_CHUNKS.get(url_path, CHART_CHUNKS)
 # the script's attribute; app/ui/style.py hides the element that holds it, so it takes no room on the page
 MARK = 'data-paperlab="preload"'
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.ui.preload import chunk_files, preload_script
+from app.ui.preload import CHART_CHUNKS, chunk_files, preload_script
 
 PAGE_CSS = """<style>
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * ,
@@ -28,10 +28,10 @@ PAGE_CSS = """<style>
 </style>"""
 
 
-def apply_page_style(preload: bool = True) -> None:
-    """Send :data:`PAGE_CSS` with the page, and with it (``preload``) app/ui/preload.py's script.
+def apply_page_style(chunks: tuple[str, ...] = CHART_CHUNKS) -> None:
+    """Send :data:`PAGE_CSS` with the page, and with it app/ui/preload.py's script for ``chunks`` (none: no script).
 
     A style-only ``st.html`` takes no room; with the script its element is hidden by the CSS itself.
     """
-    script = preload_script(chunk_files()) if preload else ""
+    script = preload_script(chunk_files(tuple(chunks))) if chunks else ""
     st.html(PAGE_CSS + script, unsafe_allow_javascript=bool(script))

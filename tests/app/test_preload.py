@@ -1,11 +1,12 @@
-"""app/ui/preload.py: every page's first element starts loading plotly's browser code, a participant's page excepted."""
+"""app/ui/preload.py: every page's first element starts loading the browser code the page draws with: plotly's on
+the system pages, the table's alone on the claims page, nothing on a participant's page."""
 
 from pathlib import Path
 
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from app.ui.preload import CHART_CHUNKS, MARK, chunk_files, preload_script
+from app.ui.preload import CHART_CHUNKS, MARK, chunk_files, chunks_for, preload_script
 from app.ui.style import PAGE_CSS
 from tests.pages import apptest
 
@@ -47,3 +48,17 @@ def test_the_page_style_carries_the_preload_and_a_participant_page_never():
     participant.query_params["study"] = "1"
     participant.run()
     assert html_bodies(participant)[0] == PAGE_CSS and not [b for b in html_bodies(participant) if "import(" in b]
+
+
+def test_the_claims_page_preloads_its_table_and_not_plotly():
+    assert chunks_for("claims") == ("DataFrame",)
+    assert chunks_for("class_il") == chunks_for("home") == CHART_CHUNKS
+    assert chunks_for("interestingness_study", participant=True) == ()
+    at = AppTest.from_file(apptest.MAIN, default_timeout=60).run()
+    at.switch_page("claims.py")
+    at.run()
+    assert not at.exception
+    preloads = [b for b in html_bodies(at) if "import(" in b]
+    table, plotly = chunk_files(("DataFrame",)), chunk_files(("PlotlyChart",))
+    assert len(preloads) == 1 and table[0] in preloads[0] and plotly[0] not in preloads[0]
+    assert html_bodies(at)[0] == preloads[0]                                      # still the first element
