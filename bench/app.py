@@ -46,11 +46,15 @@ def measure(path: str, script: str, warm_repeats: int) -> dict:
     selector = SELECTORS.get(path, FIGURE)
     t0 = time.perf_counter()
     with server(script) as (url, proc):
-        healthy = time.perf_counter() - t0
+        ready = time.perf_counter()
+        healthy = ready - t0
         with browser() as new_page:
             cold = time_first_view(new_page, f"{url}/{path}", selector)
             rss_first = rss_mb(proc.pid)
-            time.sleep(max(0.0, t0 + warm_delay() + 1.0 - time.perf_counter()))   # the warm-up's start
+            # the warm-up's delay starts once the served pages are imported, just before the server listens:
+            # counted from the start, the wait for it to go idle ran before it began (2.0 s waits, warm views
+            # taken during the imports)
+            time.sleep(max(0.0, ready + warm_delay() + 1.0 - time.perf_counter()))
             waited = wait_idle(proc.pid)
             warm = [time_first_view(new_page, f"{url}/{path}", selector) for _ in range(warm_repeats)]
             rss_idle = rss_mb(proc.pid)
