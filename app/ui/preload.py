@@ -29,8 +29,10 @@ import streamlit as st
 
 # the front-end chunks a system page's first view needs, by the name before their content hash
 CHART_CHUNKS = ("PlotlyChart", "DataFrame")
+# the script's attribute; app/ui/style.py hides the element that holds it, so it takes no room on the page
+MARK = 'data-paperlab="preload"'
 # pages whose first view needs other chunks (by URL path): the claims page draws a table and no chart, and
-# plotly's bundle evaluated ahead of its table held the table back by that second
+# plotly's bundle evaluated ahead of its table held the table back by about a second
 PAGE_CHUNKS = {"claims": ("DataFrame",)}
 
 
@@ -40,8 +42,6 @@ def chunks_for(url_path: str, participant: bool = False) -> tuple[str, ...]:
     if participant:
         return ()
     return PAGE_CHUNKS.get(url_path, CHART_CHUNKS)
-# the script's attribute; app/ui/style.py hides the element that holds it, so it takes no room on the page
-MARK = 'data-paperlab="preload"'
 
 
 @functools.lru_cache(maxsize=None)

@@ -69,17 +69,6 @@ def page_modules(setting: str | None = None) -> list[str]:
     return [f"pages.{key}" for key in keys] + [f"pages.{e.key}" for e in EXTRAS if e.system in keys]
 
 
-def import_now(modules: Iterable[str]) -> None:
-    """Import ``modules`` here and now, in order, under the import lock (``app.serve`` does so before the server
-    listens). An import error is logged and left for the page itself to raise where the visitor sees it."""
-    with IMPORTS:
-        for name in modules:
-            try:
-                importlib.import_module(name)
-            except Exception:  # noqa: BLE001 - the page reports its own import error when opened
-                log.exception("import of %s before serving failed", name)
-
-
 def warm_delay() -> float:
     """``PAPERLAB_WARM_DELAY``: seconds the server-start warm-up waits before its first import (default 15)."""
     import os
@@ -115,7 +104,8 @@ def import_page(modules: Iterable[str]) -> None:
     """Import ``modules`` (a page's heavy libraries and its own module) under the import lock.
 
     Called by the shell before a page runs, so that the page's ``import`` statements find every
-    module already built instead of racing the warm-up thread for it. An import error is left for
+    module already built instead of racing the warm-up thread for it, and by ``app.serve`` with every
+    served page (:func:`page_modules`) before the server listens. An import error is left for
     the page itself to raise where the visitor sees it.
     """
     global _waiting

@@ -10,7 +10,7 @@ from app.ui import warmup
 def test_serve_imports_the_pages_starts_the_warm_up_then_streamlit_with_the_options(monkeypatch):
     calls = []
     monkeypatch.setattr(warmup, "page_modules", lambda: ["pages.grace"])
-    monkeypatch.setattr(warmup, "import_now", lambda modules: calls.append(("import", list(modules))))
+    monkeypatch.setattr(warmup, "import_page", lambda modules: calls.append(("import", list(modules))))
     monkeypatch.setattr(warmup, "warm_up", lambda modules, delay=0: calls.append(("warm", list(modules), delay)))
     monkeypatch.setenv("PAPERLAB_WARM_DELAY", "7.5")
     monkeypatch.setattr(warmup, "warm_modules", lambda: ["json"])

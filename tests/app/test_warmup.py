@@ -89,9 +89,9 @@ def test_importing_before_serving_builds_the_modules_and_survives_a_broken_one(t
     make_module(tmp_path, "wu_now_b", "")
     for name in ("wu_now_a", "wu_now_b", "wu_now_broken"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    warmup.import_now(["wu_now_a", "wu_now_broken", "wu_now_b"])      # no exception: the page reports it
+    warmup.import_page(["wu_now_a", "wu_now_broken", "wu_now_b"])      # no exception: the page reports it
     assert sys.modules["_warmup_log"] == ["wu_now_a", "wu_now_b"]       # in order, past the broken one
-    assert "wu_now_broken" not in sys.modules and not warmup.IMPORTS._is_owned()
+    assert "wu_now_broken" not in sys.modules and not warmup.IMPORTS._is_owned() and warmup._waiting == 0
 
 
 def test_a_rerun_waits_for_an_import_in_flight(tmp_path, monkeypatch):
