@@ -18,6 +18,7 @@ import streamlit as st  # noqa: E402
 
 from app import home  # noqa: E402
 from app.catalog import BY_KEY, EXTRA_PAGES, EXTRAS, SYSTEMS, by_theme  # noqa: E402
+from app.ui import pictures  # noqa: E402
 from app.ui.pages import page_for  # noqa: E402
 from app.ui.preload import chunks_for  # noqa: E402
 from app.ui.style import apply_page_style  # noqa: E402
@@ -46,13 +47,17 @@ if not participant:
 
 def run(page) -> None:
     """Send the page style (and the browser code the page will need) first, then run the chosen page after
-    importing its own module under the import lock; the warm-up waits meanwhile."""
-    apply_page_style(chunks_for(page.url_path, participant))   # a visitor's browser starts on plotly's code at once
+    importing its own module under the import lock (the warm-up waits meanwhile), then, if the page drew shipped
+    pictures, arm the rerun that makes them interactive charts."""
+    # a visitor's browser starts on plotly's code at once, unless the first view is drawn from pictures
+    pictures.begin_run(page.url_path)
+    apply_page_style(chunks_for(page.url_path, participant, st.session_state[pictures.ELIGIBLE]))
     key = EXTRA_PAGES.get(page.url_path, page.url_path)
     with drawing():
         if key in BY_KEY and BY_KEY[key].built:
             import_page([f"pages.{page.url_path}"])
         page.run()
+    pictures.upgrade_soon()     # a view drawn from pictures becomes interactive once the browser shows it
 
 
 try:

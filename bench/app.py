@@ -2,12 +2,12 @@
 
 For each page a fresh server is started the way users start it (``python -m app.serve``, whose
 background warm-up starts ``PAPERLAB_WARM_DELAY`` seconds later) and headless Chromium opens the page
-directly, as a shared
-link is opened: the cold time runs from the navigation's start until the page's main figure (its
-first plotly chart; the title or the table on pages without one) is drawn. Once the server's warm-up
-is over (its CPU idle), the page is opened again in new tabs: the warm time. The server's resident
-memory is read after the first view and after the warm-up. The anchor is a bare Streamlit page with
-one plotly chart, started and timed the same way in the same run; ratios are against it.
+directly, as a shared link is opened: the cold time runs from the navigation's start until the page's
+main figure (its first figure, a shipped picture or a plotly chart; the title or the table on pages
+without one) is drawn. Once the server's warm-up is over (its CPU idle), the page is opened again in
+new tabs, each once the server is idle again: the warm time. The server's resident memory is read
+after the first view and after the warm-up. The anchor is a bare Streamlit page with one plotly
+chart, started and timed the same way in the same run; ratios are against it.
 
     python bench/app.py            # writes bench/results/app.json and bench/results/app.md
     python bench/app.py --warm-repeats 5 --pages grace quantum_ng
@@ -56,7 +56,12 @@ def measure(path: str, script: str, warm_repeats: int) -> dict:
             # taken during the imports)
             time.sleep(max(0.0, ready + warm_delay() + 1.0 - time.perf_counter()))
             waited = wait_idle(proc.pid)
-            warm = [time_first_view(new_page, f"{url}/{path}", selector) for _ in range(warm_repeats)]
+            warm = []
+            for _ in range(warm_repeats):
+                # each tab on an idle server: the last tab's page went on running (the rest of its script, the
+                # pictures' upgrade) after its figure was drawn, and tabs taken back to back measured that too
+                wait_idle(proc.pid, quiet_s=1.0)
+                warm.append(time_first_view(new_page, f"{url}/{path}", selector))
             rss_idle = rss_mb(proc.pid)
     return {"start_to_healthy_s": healthy, "cold_s": cold, "warm_s": statistics.median(warm), "warm_samples_s": warm,
             "rss_after_first_view_mb": rss_first, "rss_after_warm_up_mb": rss_idle, "warm_up_wait_s": waited,

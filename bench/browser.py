@@ -1,8 +1,9 @@
 """What a browser sees: servers started the way users start them, pages timed in headless Chromium.
 
 Shared by ``bench/app.py`` (cold and warm first views) and ``bench/room.py`` (a room of visitors).
-A first view is timed from the navigation's start until the page's first plotly figure has drawn
-its SVG (or, for a page without one, its title), in Debian's Chromium with the project's flags.
+A first view is timed from the navigation's start until the page's first figure is drawn (its
+shipped picture, or its plotly chart's SVG; for a page without one, its title), in Debian's Chromium
+with the project's flags.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from app.server import free_port, start_server, stop_server, wait_healthy
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-FIGURE = ".js-plotly-plot .main-svg"
+# a first view's figure: its shipped picture (app/ui/pictures.py) or its plotly chart, whichever is drawn
+FIGURE = '[data-testid="stImage"] img, .js-plotly-plot .main-svg'
 ANCHOR = ("import plotly.graph_objects as go\nimport streamlit as st\nst.title('Anchor')\n"
           "st.plotly_chart(go.Figure(go.Scatter(x=[0, 1, 2], y=[1, 0, 1])))\n")
 

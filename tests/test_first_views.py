@@ -1,4 +1,5 @@
-"""A page's first view reads shipped arrays: it imports neither torch, transformers nor PennyLane.
+"""A page's first view reads shipped arrays and draws shipped pictures: it imports neither torch, transformers
+nor PennyLane, and no figure on it waits for plotly's browser code.
 
 A shared link opened on a fresh server pays for every import the page makes before its first figure;
 those three cost seconds each on two cores, so they wait until the visitor trains or probes. Each
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from app.catalog import SYSTEMS
+from app.ship_pictures import PAGES
+from app.ui.pictures import PICTURES, manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("torch", "transformers", "pennylane")
@@ -26,7 +28,9 @@ PROBE = textwrap.dedent("""
     from streamlit.testing.v1 import AppTest
     at = AppTest.from_file(sys.argv[1] + "/app/main.py", default_timeout=300).run()
     at.switch_page(f"../pages/{sys.argv[2]}.py").run()
+    from app.ui.pictures import DRAWN
     print(json.dumps({"exceptions": [e.message for e in at.exception], "charts": len(at.get("plotly_chart")),
+                      "pictures": at.session_state[DRAWN] if DRAWN in at.session_state else [],
                       "loaded": sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[3].split(","))}))
 """)
 
@@ -37,9 +41,23 @@ def first_view(key: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("key", [s.key for s in SYSTEMS if s.built and s.key != "interestingness"])
-def test_a_first_view_imports_no_heavy_library(key):
+@pytest.mark.parametrize("key", PAGES)
+def test_a_first_view_imports_no_heavy_library_and_draws_shipped_pictures(key):
     view = first_view(key)
     assert view["exceptions"] == []
-    assert view["charts"] >= 1, "the first view shows its main figure"
     assert sorted({m.split(".")[0] for m in view["loaded"]}) == []
+    # every figure of the first view is its shipped picture (app/ui/pictures.py): none waits for plotly's code
+    assert len(view["pictures"]) >= 1, "the first view shows its main figure"
+    assert view["charts"] == 0, (f"{view['charts']} figures of {key}'s first view have no shipped picture: "
+                                 f"run python -m app.ship_pictures {key}")
+    assert view["pictures"] == manifest()[key]
+
+
+def test_pictures_ship_for_every_page_and_nothing_else():
+    shipped = {p.stem for p in PICTURES.glob("*.svg")}
+    listed = {fp for fps in manifest().values() for fp in fps}
+    assert sorted(manifest()) == sorted(PAGES)
+    assert listed == shipped                                  # no stale picture, none missing
+    for fp in sorted(shipped)[:3]:
+        svg = (PICTURES / f"{fp}.svg").read_text()
+        assert svg.startswith("<svg") and 'class="main-svg"' in svg   # drawn by plotly's own code

@@ -14,9 +14,13 @@ top left, and a legend that would share the space above the plot goes to the bot
 
 from __future__ import annotations
 
+import contextlib
+
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
+
+from app.ui import pictures
 
 # Okabe-Ito: distinguishable under the common colour-vision deficiencies.
 COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -60,8 +64,15 @@ def legend_clear_of_title(fig: go.Figure) -> go.Figure:
 
 
 def show(fig: go.Figure, key: str | None = None, height: int | None = None) -> None:
-    """Draw ``fig`` in the Paperlab theme at the container's width, its legend clear of its title."""
+    """Draw ``fig`` in the Paperlab theme at the container's width, its legend clear of its title: as its
+    shipped picture on a session's first view when one matches (:mod:`app.ui.pictures`), else as a chart."""
     legend_clear_of_title(themed(fig))
     if height is not None:
         fig.update_layout(height=height)
-    st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})
+    picture = pictures.picture_for(fig)
+    if picture is not None:
+        pictures.draw_picture(picture)
+        return
+    box = pictures.capture(fig)
+    with st.container(key=box) if box else contextlib.nullcontext():
+        st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})

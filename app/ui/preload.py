@@ -36,10 +36,12 @@ MARK = 'data-paperlab="preload"'
 PAGE_CHUNKS = {"claims": ("DataFrame",)}
 
 
-def chunks_for(url_path: str, participant: bool = False) -> tuple[str, ...]:
+def chunks_for(url_path: str, participant: bool = False, pictures: bool = False) -> tuple[str, ...]:
     """The chunks to preload on the page at ``url_path``: none on a participant's page (their browser loads
-    only what their own page draws), the table's alone on the claims page, else :data:`CHART_CHUNKS`."""
-    if participant:
+    only what their own page draws) or on a first view drawn from pictures (:mod:`app.ui.pictures`: plotly's
+    code evaluated ahead of them would hold them back), the table's alone on the claims page, else
+    :data:`CHART_CHUNKS`."""
+    if participant or pictures:
         return ()
     return PAGE_CHUNKS.get(url_path, CHART_CHUNKS)
 

@@ -1,5 +1,6 @@
 """app/ui/preload.py: every page's first element starts loading the browser code the page draws with: plotly's on
-the system pages, the table's alone on the claims page, nothing on a participant's page."""
+the system pages, the table's alone on the claims page, nothing on a participant's page or on a first view drawn
+from shipped pictures."""
 
 from pathlib import Path
 
@@ -62,3 +63,12 @@ def test_the_claims_page_preloads_its_table_and_not_plotly():
     table, plotly = chunk_files(("DataFrame",)), chunk_files(("PlotlyChart",))
     assert len(preloads) == 1 and table[0] in preloads[0] and plotly[0] not in preloads[0]
     assert html_bodies(at)[0] == preloads[0]                                      # still the first element
+
+
+def test_a_first_view_drawn_from_pictures_preloads_nothing():
+    assert chunks_for("class_il", pictures=True) == () and chunks_for("claims", pictures=True) == ()
+    first = apptest.open_page("class_il", pictures=True)          # a session's first view: shipped pictures
+    assert not [b for b in html_bodies(first) if "import(" in b] and html_bodies(first)[0] == PAGE_CSS
+    assert len(first.get("image")) >= 1 and len(first.get("plotly_chart")) == 0
+    first.run()                                                   # its upgrade: charts, and plotly's code early
+    assert [b for b in html_bodies(first) if "import(" in b] and len(first.get("plotly_chart")) >= 1

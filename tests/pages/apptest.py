@@ -7,10 +7,17 @@ from streamlit.testing.v1 import AppTest
 MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
 
 
-def open_page(key: str, timeout: float = 120, details: bool = False, **params) -> AppTest:
+def open_page(key: str, timeout: float = 120, details: bool = False, pictures: bool = False, **params) -> AppTest:
     """The shell first, then ``pages/<key>.py`` with ``params`` in its URL; fails on any exception.
-    ``details``: with the page's Details section open (:mod:`app.ui.details`; closed on a first view)."""
-    at = AppTest.from_file(MAIN, default_timeout=timeout).run()
+    ``details``: with the page's Details section open (:mod:`app.ui.details`; closed on a first view).
+    ``pictures``: as a session's first view, whose figures are shipped pictures (:mod:`app.ui.pictures`);
+    by default as an interactive session, whose figures are charts the tests can read."""
+    from app.ui.pictures import INTERACTIVE
+
+    at = AppTest.from_file(MAIN, default_timeout=timeout)
+    if not pictures:
+        at.session_state[INTERACTIVE] = True
+    at.run()
     at.switch_page(f"../pages/{key}.py")
     if details:
         at.session_state["details"] = True

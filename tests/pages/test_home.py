@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.catalog import SYSTEMS, THEMES
+from app.ui.pictures import INTERACTIVE
 from app.ui.verdicts import STYLE, strip_line
 from core.common.claims import load_ledger
 from tests.pages import apptest
@@ -40,7 +41,9 @@ def test_every_registered_page_renders_with_defaults(system):
     if system is None:
         assert not any(s.built for s in SYSTEMS)
         return
-    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT).run()
+    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT)
+    at.session_state[INTERACTIVE] = True    # charts, whose data the test reads (tests/test_first_views.py: pictures)
+    at.run()
     at.switch_page(f"../pages/{system.key}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == system.title

@@ -1,0 +1,180 @@
+"""A first view's figures drawn as shipped pictures, then as interactive charts a moment later.
+
+Why: plotly's browser code (4.7 MB) takes about a second of the browser's main thread to evaluate
+on two cores, and Streamlit's front end holds back every element of a render until the lazily
+loaded chart code is ready. Measured in headless Chromium on class_il's page (warm server, long-task
+and mutation timings): with its main figure alone drawn as a picture, the picture still appeared
+only after plotly's code had evaluated (2.1-2.4 s); with every figure a picture and plotly's code
+not preloaded, 1.2-1.4 s. A bare page with one trivial plotly chart takes 1.6-2.3 s on this machine,
+so a first view that waits for plotly cannot meet the 2 s budget however little else it does.
+
+How: :func:`app.ui.plots.show` asks :func:`picture_for` first. A figure is known by its
+:func:`fingerprint` (its plotly JSON, floats at float32 precision so that last-bit differences
+between CPUs do not matter; the template by its JSON). On a page whose first view ships pictures
+(``assets/pictures/pages.json``), while the session has not had an interactive view
+(:func:`interactive` is false), a figure whose ``assets/pictures/<fingerprint>.svg`` ships is drawn
+as that picture instead of the chart, and the shell preloads no plotly code for the view. The pictures are rendered by plotly's own code (kaleido)
+at the size each chart has in a 1280 px wide browser (``python -m app.ship_pictures``), so a
+picture and its chart look the same. Once the browser has shown a view with pictures, a one-shot
+timer (:func:`upgrade_soon`, a fragment with ``run_every``) reruns the page with interactive charts;
+Streamlit keeps the pictures on screen until plotly's code has loaded, so the switch leaves no gap.
+A figure no picture matches (another seed, a live run, a changed figure not yet re-shipped) is a
+chart at once, so a picture can never show something other than what the chart would.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+import streamlit as st
+
+if TYPE_CHECKING:   # the shell imports this module: numpy and plotly only once a figure is drawn
+    import plotly.graph_objects as go
+
+ROOT = Path(__file__).resolve().parents[2]
+PICTURES = ROOT / "assets" / "pictures"
+INTERACTIVE = "paperlab_interactive"    # session state: this session's views draw charts, not pictures
+ELIGIBLE = "paperlab_pictures_eligible"  # session state: the current run's page ships pictures, not yet upgraded
+DRAWN = "paperlab_pictures_drawn"       # session state: the fingerprints the current run drew as pictures
+CAPTURE = "PAPERLAB_PICTURE_CAPTURE"    # environment: a folder that receives every drawn figure (ship time)
+ARMED = "paperlab_pictures_upgrade_armed"   # session state: the upgrade's fragment has run inline once
+COUNT = "paperlab_pictures_captured"   # session state: figures captured in the current run
+UPGRADE_AFTER_S = 0.5
+
+
+def _feed(h, obj) -> None:
+    """Hash ``obj`` (a figure's plotly JSON) into ``h``: floats at float32 precision, keys sorted."""
+    import numpy as np
+
+    if isinstance(obj, dict) and "bdata" in obj and "dtype" in obj:   # plotly's typed array: its numbers
+        array = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
+        shape = obj.get("shape")
+        _feed(h, array.reshape([int(n) for n in str(shape).split(",")]) if shape else array)
+    elif isinstance(obj, dict):
+        h.update(b"{%d" % len(obj))
+        for key in sorted(obj):
+            h.update(str(key).encode() + b":")
+            _feed(h, obj[key])
+        h.update(b"}")
+    elif isinstance(obj, np.ndarray) and obj.dtype.kind in "fiub":
+        kind = np.float32 if obj.dtype.kind == "f" else np.int64
+        h.update(b"a%s%s" % (str(obj.shape).encode(), kind.__name__.encode()))
+        h.update(np.ascontiguousarray(obj, dtype=kind).tobytes())
+    elif (isinstance(obj, (list, tuple)) and obj
+          and all(isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)) for v in obj)):
+        _feed(h, np.asarray(obj))          # a list of numbers draws as the array does
+    elif isinstance(obj, (list, tuple, np.ndarray)):
+        h.update(b"[%d" % len(obj))
+        for value in obj:
+            _feed(h, value)
+        h.update(b"]")
+    elif isinstance(obj, (bool, np.bool_)) or obj is None:
+        h.update(b"b" + repr(obj).encode())
+    elif isinstance(obj, (int, np.integer)):
+        h.update(b"i" + str(int(obj)).encode())
+    elif isinstance(obj, (float, np.floating)):
+        h.update(b"f" + np.float32(obj).tobytes())
+    else:
+        h.update(b"s" + str(obj).encode() + b"\0")
+
+
+def fingerprint(fig: go.Figure) -> str:
+    """A figure's identity for pictures: equal for figures that draw the same at float32 precision."""
+    spec = fig.to_plotly_json()
+    layout = dict(spec.get("layout", {}))
+    template = layout.pop("template", None)
+    h = hashlib.sha256()
+    # the template is most of a figure's JSON and holds no data arrays: its JSON text is hashed as it is
+    h.update(json.dumps(template, sort_keys=True, default=str).encode())
+    _feed(h, {"data": spec.get("data", []), "layout": layout})
+    return h.hexdigest()[:32]
+
+
+@functools.lru_cache(maxsize=1)
+def manifest() -> dict[str, list[str]]:
+    """Page (URL path) -> the fingerprints of its first view's figures, in drawing order, as shipped."""
+    path = PICTURES / "pages.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+@functools.lru_cache(maxsize=1)
+def shipped() -> frozenset[str]:
+    """The fingerprints that have a picture in ``assets/pictures``."""
+    return frozenset(p.stem for p in PICTURES.glob("*.svg")) if PICTURES.is_dir() else frozenset()
+
+
+def first_view_pictures(url_path: str) -> bool:
+    """Whether the page at ``url_path`` may be drawn from pictures now: pictures ship for it and this session has
+    not had its interactive view yet."""
+    return bool(manifest().get(url_path)) and not interactive()
+
+
+@functools.lru_cache(maxsize=256)
+def _svg(fp: str) -> str:
+    return (PICTURES / f"{fp}.svg").read_text(encoding="utf-8")
+
+
+def interactive() -> bool:
+    """Whether this session's views draw charts (true once a view with pictures has been upgraded)."""
+    return bool(st.session_state.get(INTERACTIVE, False)) or bool(os.environ.get(CAPTURE))
+
+
+def picture_for(fig: go.Figure) -> str | None:
+    """The fingerprint of the shipped picture to draw instead of ``fig``, or None to draw the chart (always on a
+    page without pictures, which then pays nothing for fingerprints)."""
+    if not st.session_state.get(ELIGIBLE) or interactive():
+        return None
+    fp = fingerprint(fig)
+    return fp if fp in shipped() else None
+
+
+def draw_picture(fp: str) -> None:
+    """Draw the shipped picture ``fp`` at the container's width (the chart's own width at 1280 px)."""
+    st.image(_svg(fp), width="stretch")
+    st.session_state[DRAWN] = [*st.session_state.get(DRAWN, []), fp]
+
+
+def capture(fig: go.Figure) -> str | None:
+    """At ship time (``PAPERLAB_PICTURE_CAPTURE`` set): store ``fig``'s JSON under its fingerprint and return the
+    key of the container the chart is drawn in, from which the browser reads the chart's size."""
+    folder = os.environ.get(CAPTURE)
+    if not folder:
+        return None
+    fp = fingerprint(fig)
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    (Path(folder) / f"{fp}.json").write_text(fig.to_json(), encoding="utf-8")
+    n = st.session_state.get(COUNT, 0)
+    st.session_state[COUNT] = n + 1     # a figure drawn twice on a page gets two containers
+    return f"pic-{fp}-{n}"
+
+
+def begin_run(url_path: str) -> None:
+    """Called by the shell before the page at ``url_path`` runs: nothing drawn as a picture yet in this run, and
+    whether it may draw any."""
+    st.session_state[ELIGIBLE] = first_view_pictures(url_path)
+    st.session_state[DRAWN] = []
+    st.session_state[COUNT] = 0
+
+
+def upgrade_soon() -> None:
+    """Called by the shell after a page ran: if it drew pictures, rerun it with charts once the browser shows it."""
+    if not st.session_state.get(DRAWN):
+        return
+
+    @st.fragment(run_every=UPGRADE_AFTER_S)
+    def _upgrade():
+        # the fragment's first call runs inline with the page; the next comes from the browser's timer
+        if st.session_state.get(ARMED):
+            st.session_state[ARMED] = False
+            st.session_state[INTERACTIVE] = True
+            st.rerun()
+        st.session_state[ARMED] = True
+
+    _upgrade()

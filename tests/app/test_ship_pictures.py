@@ -1,0 +1,53 @@
+"""app/ship_pictures.py: pictures rendered at the measured size by plotly's code, the folder rewritten whole."""
+
+import json
+
+import plotly.graph_objects as go
+import pytest
+
+from app import ship_pictures
+
+
+def write_spec(folder, fp, title):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{fp}.json").write_text(go.Figure(go.Bar(x=["a", "b"], y=[2, 1]), layout=dict(title=title)).to_json())
+
+
+def test_a_picture_is_plotly_svg_at_the_size_measured(tmp_path):
+    write_spec(tmp_path, "f" * 32, "sized")
+    svg = ship_pictures.render(tmp_path / ("f" * 32 + ".json"), 321, 123).decode()
+    assert svg.startswith("<svg") and 'width="321"' in svg and 'height="123"' in svg and "sized" in svg
+
+
+def test_shipping_pages_keeps_the_others_and_drops_stale_pictures(tmp_path, monkeypatch):
+    out = tmp_path / "pictures"
+    out.mkdir()
+    keep, stale = "k" * 32, "s" * 32
+    (out / f"{keep}.svg").write_text("<svg>kept</svg>")
+    (out / f"{stale}.svg").write_text("<svg>stale</svg>")
+    (out / "pages.json").write_text(json.dumps({"mcr2": [keep], "class_il": [stale]}))
+
+    def capture_sizes(pages, folder):        # the browser's part: class_il now draws two new figures
+        assert pages == ("class_il",)
+        write_spec(folder, "a" * 32, "one")
+        write_spec(folder, "b" * 32, "two")
+        return {"class_il": [{"fp": "a" * 32, "width": 200, "height": 100},
+                             {"fp": "b" * 32, "width": 300, "height": 150}]}
+
+    monkeypatch.setattr(ship_pictures, "capture_sizes", capture_sizes)
+    monkeypatch.setattr(ship_pictures, "render", lambda spec, w, h: f'<svg width="{w}">{spec.stem}</svg>'.encode())
+    manifest = ship_pictures.ship(("class_il",), out)
+    assert manifest == {"class_il": ["a" * 32, "b" * 32], "mcr2": [keep]}
+    assert json.loads((out / "pages.json").read_text()) == manifest
+    assert sorted(p.stem for p in out.glob("*.svg")) == sorted(["a" * 32, "b" * 32, keep])   # the stale one gone
+    assert (out / ("b" * 32 + ".svg")).read_text() == f'<svg width="300">{"b" * 32}</svg>'
+    assert (out / f"{keep}.svg").read_text() == "<svg>kept</svg>"
+
+
+def test_an_unknown_page_is_refused_and_changes_nothing(tmp_path):
+    out = tmp_path / "pictures"
+    out.mkdir()
+    (out / "pages.json").write_text("{}")
+    with pytest.raises(ValueError, match="pages: \\['nope'\\].*allowed"):
+        ship_pictures.ship(("nope",), out)
+    assert [p.name for p in out.iterdir()] == ["pages.json"]
