@@ -5,7 +5,9 @@ background warm-up starts ``PAPERLAB_WARM_DELAY`` seconds later) and headless Ch
 directly, as a shared link is opened: the cold time runs from the navigation's start until the page's
 main figure (its first figure, a shipped picture or a plotly chart; the title or the table on pages
 without one) is drawn. Once the server's warm-up is over (its CPU idle), the page is opened again in
-new tabs, each once the server is idle again: the warm time. The server's resident memory is read
+new tabs, each once the server is idle again: the warm time (the browser has cached the front end's
+code by then); then once in a fresh browser profile: a new visitor on a warm server, as a room of
+students opening a shared link arrives. The server's resident memory is read
 after the first view and after the warm-up. The anchor is a bare Streamlit page with one plotly
 chart, started and timed the same way in the same run; ratios are against it.
 
@@ -42,7 +44,8 @@ def pages() -> list[str]:
 
 
 def measure(path: str, script: str, warm_repeats: int) -> dict:
-    """Cold view of ``path`` on a fresh server, memory, then warm views once the warm-up is over."""
+    """Cold view of ``path`` on a fresh server, memory, then warm views once the warm-up is over, then a new
+    visitor's."""
     selector = SELECTORS.get(path, FIGURE)
     t0 = time.perf_counter()
     with server(script) as (url, proc):
@@ -63,9 +66,12 @@ def measure(path: str, script: str, warm_repeats: int) -> dict:
                 wait_idle(proc.pid, quiet_s=1.0)
                 warm.append(time_first_view(new_page, f"{url}/{path}", selector))
             rss_idle = rss_mb(proc.pid)
+        wait_idle(proc.pid, quiet_s=1.0)
+        with browser() as fresh_page:   # a new visitor on the warm server: nothing cached in their browser
+            visitor = time_first_view(fresh_page, f"{url}/{path}", selector)
     return {"start_to_healthy_s": healthy, "cold_s": cold, "warm_s": statistics.median(warm), "warm_samples_s": warm,
-            "rss_after_first_view_mb": rss_first, "rss_after_warm_up_mb": rss_idle, "warm_up_wait_s": waited,
-            "selector": selector}
+            "new_visitor_s": visitor, "rss_after_first_view_mb": rss_first, "rss_after_warm_up_mb": rss_idle,
+            "warm_up_wait_s": waited, "selector": selector}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     for m in measured.values():
         m["cold_ratio_to_anchor"] = m["cold_s"] / anchor["cold_s"]
         m["warm_ratio_to_anchor"] = m["warm_s"] / anchor["warm_s"]
+        m["new_visitor_ratio_to_anchor"] = m["new_visitor_s"] / anchor["new_visitor_s"]
         m["rss_ratio_to_anchor"] = m["rss_after_first_view_mb"] / anchor["rss_after_first_view_mb"]
     result = {"machine": {"python": platform.python_version(), "processor": platform.processor() or platform.machine(),
                           "cpus": os.cpu_count()},
@@ -95,14 +102,18 @@ def main(argv: list[str] | None = None) -> int:
 def table(result: dict) -> str:
     a = result["anchor"]
     lines = ["First views in headless Chromium (navigation start to the main figure drawn); a fresh server per "
-             f"page; warm = median of {result['warm_repeats']} new tabs after the server's warm-up.", "",
-             "| page | cold (s) | cold / anchor | warm (s) | warm / anchor | RSS after first view (MB) | "
-             "RSS after warm-up (MB) | server healthy after (s) |", "|---|---|---|---|---|---|---|---|",
+             f"page; warm = median of {result['warm_repeats']} new tabs after the server's warm-up, each on an idle "
+             "server; new visitor = a fresh browser profile on the warm server (nothing cached in the browser).", "",
+             "| page | cold (s) | cold / anchor | warm (s) | warm / anchor | new visitor (s) | new visitor / anchor | "
+             "RSS after first view (MB) | RSS after warm-up (MB) | server healthy after (s) |",
+             "|---|---|---|---|---|---|---|---|---|---|",
              f"| anchor (bare page, one chart) | {a['cold_s']:.2f} | 1.00 | {a['warm_s']:.2f} | 1.00 | "
+             f"{a['new_visitor_s']:.2f} | 1.00 | "
              f"{a['rss_after_first_view_mb']:.0f} | {a['rss_after_warm_up_mb']:.0f} | {a['start_to_healthy_s']:.2f} |"]
     for name, m in result["pages"].items():
         lines.append(f"| {name} | {m['cold_s']:.2f} | {m['cold_ratio_to_anchor']:.2f} | {m['warm_s']:.2f} | "
-                     f"{m['warm_ratio_to_anchor']:.2f} | {m['rss_after_first_view_mb']:.0f} | "
+                     f"{m['warm_ratio_to_anchor']:.2f} | {m['new_visitor_s']:.2f} | "
+                     f"{m['new_visitor_ratio_to_anchor']:.2f} | {m['rss_after_first_view_mb']:.0f} | "
                      f"{m['rss_after_warm_up_mb']:.0f} | {m['start_to_healthy_s']:.2f} |")
     lines += ["", f"Budgets: cold < {result['budget_s']['cold_s']:g} s, warm < {result['budget_s']['warm_s']:g} s. "
               "The memory after the warm-up is what a replica holds with PAPERLAB_WARM=all; "
