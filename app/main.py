@@ -49,9 +49,9 @@ def run(page) -> None:
     """Send the page style (and the browser code the page will need) first, then run the chosen page after
     importing its own module under the import lock (the warm-up waits meanwhile), then, if the page drew shipped
     pictures, arm the rerun that makes them interactive charts."""
-    pictures.begin_run(page.url_path)
+    drawn_from_pictures = pictures.begin_run(page.url_path)
     # a visitor's browser starts on plotly's code at once, unless the first view is drawn from pictures
-    apply_page_style(chunks_for(page.url_path, participant, st.session_state[pictures.ELIGIBLE]))
+    apply_page_style(chunks_for(page.url_path, participant, drawn_from_pictures))
     key = EXTRA_PAGES.get(page.url_path, page.url_path)
     with drawing():
         if key in BY_KEY and BY_KEY[key].built:

@@ -129,7 +129,7 @@ def interactive() -> bool:
 def picture_for(fig: go.Figure) -> str | None:
     """The fingerprint of the shipped picture to draw instead of ``fig``, or None to draw the chart (always on a
     page without pictures, which then pays nothing for fingerprints)."""
-    if not st.session_state.get(ELIGIBLE) or interactive():
+    if not st.session_state.get(ELIGIBLE):
         return None
     fp = fingerprint(fig)
     return fp if fp in shipped() else None
@@ -155,12 +155,13 @@ def capture(fig: go.Figure) -> str | None:
     return f"pic-{fp}-{n}"
 
 
-def begin_run(url_path: str) -> None:
-    """Called by the shell before the page at ``url_path`` runs: nothing drawn as a picture yet in this run, and
-    whether it may draw any."""
+def begin_run(url_path: str) -> bool:
+    """Called by the shell before the page at ``url_path`` runs: nothing drawn as a picture yet in this run;
+    returns whether it may draw any (:func:`first_view_pictures`, kept for the run's figures)."""
     st.session_state[ELIGIBLE] = first_view_pictures(url_path)
     st.session_state[DRAWN] = []
     st.session_state[COUNT] = 0
+    return st.session_state[ELIGIBLE]
 
 
 def upgrade_soon() -> None:
