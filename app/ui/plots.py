@@ -69,10 +69,10 @@ def show(fig: go.Figure, key: str | None = None, height: int | None = None) -> N
     legend_clear_of_title(themed(fig))
     if height is not None:
         fig.update_layout(height=height)
-    picture = pictures.picture_for(fig)
-    if picture is not None:
-        pictures.draw_picture(picture)
-        return
-    box = pictures.capture(fig)
-    with st.container(key=box) if box else contextlib.nullcontext():
-        st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})
+
+    def chart() -> None:
+        box = pictures.capture(fig)
+        with st.container(key=box) if box else contextlib.nullcontext():
+            st.plotly_chart(fig, theme=None, key=key, config={"displaylogo": False})
+
+    pictures.draw(fig, key, chart)

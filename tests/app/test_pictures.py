@@ -1,4 +1,4 @@
-"""app/ui/pictures.py: a first view draws shipped pictures of its figures, and the next run draws charts."""
+"""app/ui/pictures.py: a first view draws shipped pictures of its figures, the next run draws charts over them."""
 
 import json
 
@@ -50,6 +50,13 @@ def test_the_fingerprint_ignores_last_bits_and_nothing_else():
     assert pictures.fingerprint(figure(y * (1 + 1e-14))) == base            # another CPU's last bits
     assert pictures.fingerprint(figure(y.tolist())) == base                  # a list draws as the array does
     assert pictures.fingerprint(figure(y * (1 + 1e-4))) != base
+    zero_here, zero_there = y.copy(), y.copy()
+    zero_here[0], zero_there[0] = 1e-16, -3e-16          # zero up to rounding, on two CPUs (an eigenvalue of L)
+    assert pictures.fingerprint(figure(zero_here)) == pictures.fingerprint(figure(zero_there))
+    moved = y.copy()
+    moved[7] += 1e-4 * np.abs(y).max()                    # one point moved by 1e-4 of the range
+    assert pictures.fingerprint(figure(moved)) != base
+    assert pictures.fingerprint(figure(np.where(y > 0.5, np.nan, y))) != base   # gaps in a line
     assert pictures.fingerprint(figure(y, title="other")) != base
     assert pictures.fingerprint(figure(y, template="plotly_dark")) != base
     assert pictures.fingerprint(go.Figure(go.Bar(x=np.arange(400), y=y, name="square"))) != base
@@ -66,6 +73,11 @@ def ship_first_figure(folder) -> str:
     return fp
 
 
+def slot(at, key: str) -> list[str]:
+    """The kinds of the elements in the slot of the chart keyed ``key``, in order."""
+    return [child.type for _, child in sorted(at.get_by_key(f"{pictures.SLOT}{key}").children.items())]
+
+
 def test_a_first_view_draws_the_shipped_picture_and_the_next_run_the_charts(shipped_folder):
     fp = ship_first_figure(shipped_folder)
     at = AppTest.from_string(SCRIPT, default_timeout=60).run()
@@ -73,13 +85,29 @@ def test_a_first_view_draws_the_shipped_picture_and_the_next_run_the_charts(ship
     assert len(at.get("image")) == 1 and len(at.get("plotly_chart")) == 1       # the picture, and the unmatched chart
     assert at.session_state[pictures.DRAWN] == [fp]
     assert at.session_state["preload_nothing"] == (True, False)                # demo ships pictures, other none
+    assert slot(at, "chart-a") == ["image"] and slot(at, "chart-b") == ["empty", "plotly_chart"]
+    picture = at.get("image")[0].proto
     at.run()                                   # the browser's timer (or any interaction): the upgrade reruns the page
     assert not at.exception
-    assert len(at.get("image")) == 0 and len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 2
     assert at.session_state[pictures.INTERACTIVE] is True and at.session_state[pictures.DRAWN] == []
     assert at.session_state["preload_nothing"] == (False, False)
+    # the picture stays where it was, unchanged (the browser keeps showing it), with its chart drawn over it
+    assert slot(at, "chart-a") == ["image", "plotly_chart"] and at.get("image")[0].proto == picture
+    assert slot(at, "chart-b") == ["empty", "plotly_chart"]
     at.run()
-    assert len(at.get("plotly_chart")) == 2                                    # it stays interactive
+    assert len(at.get("image")) == 0 and len(at.get("plotly_chart")) == 2   # it stays interactive
+    # each chart stays its slot's second element, so the browser updates it in place
+    assert slot(at, "chart-a") == slot(at, "chart-b") == ["empty", "plotly_chart"]
+
+
+def test_the_picture_shown_is_kept_only_on_the_same_page(shipped_folder):
+    ship_first_figure(shipped_folder)
+    at = AppTest.from_string(SCRIPT, default_timeout=60).run()
+    assert slot(at, "chart-a") == ["image"]
+    at.session_state["page"] = "other"      # the visitor went to another page: nothing there was shown as a picture
+    at.run()
+    assert not at.exception and len(at.get("image")) == 0 and len(at.get("plotly_chart")) == 2
 
 
 def test_without_a_matching_picture_a_first_view_draws_charts(shipped_folder):
@@ -99,11 +127,14 @@ def test_an_interactive_session_or_a_page_without_pictures_never_gets_pictures(s
     at.session_state[pictures.INTERACTIVE] = True
     at.run()
     assert len(at.get("image")) == 0 and len(at.get("plotly_chart")) == 2
+    assert slot(at, "chart-a") == ["empty", "plotly_chart"]     # a page with pictures: every chart in its slot
     other = AppTest.from_string(SCRIPT, default_timeout=60)
     other.session_state["page"] = "other"             # the figure's picture ships, but not for this page
     other.run()
     assert len(other.get("image")) == 0 and len(other.get("plotly_chart")) == 2 and not other.session_state[
         pictures.DRAWN]
+    with pytest.raises(KeyError):
+        other.get_by_key(f"{pictures.SLOT}chart-a")                   # no pictures on this page: charts, no slots
 
 
 def test_capture_mode_stores_each_figure_and_names_its_container(shipped_folder, tmp_path, monkeypatch):

@@ -1,0 +1,62 @@
+"""A first view drawn from pictures becomes interactive without the figures ever leaving the screen.
+
+app/ui/pictures.py draws each figure of a first view as its shipped picture, then reruns the page with the
+charts drawn over the pictures. Watched in the page itself every 10 ms, at 1280 px (the width the pictures are
+rendered for): each figure's slot shows its picture first, never shows nothing once it has shown something,
+ends with its chart and no picture, and the chart takes the picture's place to the pixel.
+"""
+
+import pytest
+
+from app.catalog import BY_KEY
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser")]
+
+WATCH = """(() => {
+  window.__slots = {};
+  const drawn = el => { if (!el) return null; const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    if (!(r.width > 0 && r.height > 0 && s.visibility !== 'hidden')) return null;
+    if (el.tagName === 'IMG' && !(el.complete && el.naturalWidth > 0)) return null;
+    return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)]; };
+  const scroller = () => document.querySelector('[data-testid="stMain"]');
+  setInterval(() => {
+    const top = scroller() ? scroller().scrollTop : 0;
+    document.querySelectorAll('[class*="st-key-paperlab-fig-"]').forEach(slot => {
+      const key = [...slot.classList].find(c => c.startsWith('st-key-paperlab-fig-'));
+      const state = window.__slots[key] || (window.__slots[key] = {first: null, gaps: 0, picture: null, chart: null,
+                                                                    showing: null});
+      const picture = drawn(slot.querySelector('[data-testid="stImage"] img'));
+      const chart = drawn(slot.querySelector('.js-plotly-plot .main-svg'));
+      const box = b => b && [b[0], b[1] + top, b[2], b[3]];
+      if (picture) state.picture = box(picture);
+      if (chart) state.chart = box(chart);
+      const showing = chart ? 'chart' : picture ? 'picture' : null;
+      if (state.first === null && showing) state.first = showing;
+      if (state.showing && !showing) state.gaps += 1;
+      state.showing = showing;
+    });
+  }, 10);
+})();"""
+
+
+@pytest.mark.parametrize("key", ["geto_lp", "class_il"])
+def test_pictures_give_way_to_charts_with_no_gap(app_url, browser_page, key):
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.add_init_script(WATCH)
+    page.goto(f"{app_url}/{key}", wait_until="domcontentloaded")
+    page.get_by_role("heading", name=BY_KEY[key].title).first.wait_for(timeout=60_000)
+    page.wait_for_function("""() => { const s = Object.values(window.__slots);
+        return s.length > 0 && s.every(x => x.showing === 'chart'); }""", timeout=90_000)
+    page.wait_for_timeout(500)                       # a gap right after the switch would show here
+    slots = page.evaluate("window.__slots")
+    assert slots, "the page draws its figures in slots"
+    for name, state in slots.items():
+        assert state["first"] == "picture", f"{name}: the first view drew {state['first']}, not its picture"
+        assert state["gaps"] == 0, f"{name}: the figure left the screen {state['gaps']} times"
+        assert state["showing"] == "chart"
+        picture, chart = state["picture"], state["chart"]
+        assert all(abs(p - c) <= 2 for p, c in zip(picture, chart)), f"{name}: picture {picture}, chart {chart}"
+    hidden = page.evaluate("""() => [...document.querySelectorAll('[class*="st-key-paperlab-fig-"] [data-testid="stImage"]')]
+        .filter(el => el.getBoundingClientRect().height > 0).length""")
+    assert hidden == 0, "a picture is still on screen under its chart"
