@@ -8,10 +8,13 @@ Durability and contention (our choices):
 - SQLite runs in WAL mode with ``synchronous=FULL``: the WAL is fsynced at every commit, so an answer
   the participant saw confirmed survives a power loss (``NORMAL`` would only survive a crash of the
   process). Reads run in deferred transactions (a long export never blocks a participant's write);
-  writes run in ``BEGIN IMMEDIATE`` transactions behind one process-wide lock per database file, so
-  the sessions of one server never contend for the file's write lock, and a write that still meets a
-  lock held by another process is retried with back-off (up to ``WRITE_DEADLINE_S``) rather than
-  failed. Each write commits on its own (one fsync per acknowledged answer). ``GROUP_COMMIT = True``
+  writes run in ``BEGIN IMMEDIATE`` transactions behind one process-wide lock per database file, taken
+  first come, first served (:class:`core.common.fifo_lock.FifoLock`), so the sessions of one server
+  never contend for the file's write lock and none waits behind later writes, and a write that still
+  meets a lock held by another process is retried with back-off (up to ``WRITE_DEADLINE_S``) rather
+  than failed. A participant's calls per item (``next_item``, ``record_response``, ``complete``) run
+  in plain SQL on SQLite (:mod:`core.interestingness.sqlite_items`), with the same decisions as the
+  ORM path PostgreSQL takes. Each write commits on its own (one fsync per acknowledged answer). ``GROUP_COMMIT = True``
   instead hands writes to one writer thread per store that runs every write waiting at that moment
   (up to ``MAX_GROUP``) in its own savepoint of one transaction, commits once and only then answers
   each caller (an acknowledged write is still on disk; a refused one rolls back alone). Measured
@@ -57,6 +60,7 @@ import json
 import os
 import re
 import secrets
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass
@@ -68,10 +72,12 @@ from sqlalchemy import create_engine, delete, event, func, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import sessionmaker
 
+from core.common.fifo_lock import FifoLock
 from core.interestingness import models as m
 from core.interestingness.exclusion import ExclusionRule, exclusions
 from core.interestingness.problems import RATIONALES, Problem, validate_problem
 from core.interestingness.safety import MAX_PARAM, backoff_pause, check_http_url, check_text, csv_safe
+from core.interestingness.sqlite_items import SqliteItems
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -90,7 +96,7 @@ SQLITE_SYNCHRONOUS = "FULL"         # fsync the WAL at every commit (bench/inter
 GROUP_COMMIT = False                # SQLite: True = one writer thread commits the writes waiting together
 MAX_GROUP = 256                     # writes in one group commit at most
 WRITER_IDLE_S = 5.0                 # an idle writer thread ends; the next write starts one
-_WRITE_LOCKS: dict[str, threading.Lock] = {}
+_WRITE_LOCKS: dict[str, FifoLock] = {}
 _WRITE_LOCKS_GUARD = threading.Lock()
 
 
@@ -138,11 +144,12 @@ def make_engine(url: str, write: bool = True):
     return create_engine(url, pool_size=20, max_overflow=60, pool_pre_ping=True)
 
 
-def _write_lock(url) -> threading.Lock:
-    """One lock per SQLite database file in this process (every StudyStore on the file shares it)."""
+def _write_lock(url) -> FifoLock:
+    """One lock per SQLite database file in this process (every StudyStore on the file shares it), taken in the
+    order the writes asked for it (:mod:`core.common.fifo_lock`)."""
     key = str(Path(url.database or ":memory:").resolve()) if url.database not in (None, "", ":memory:") else str(url)
     with _WRITE_LOCKS_GUARD:
-        return _WRITE_LOCKS.setdefault(key, threading.Lock())
+        return _WRITE_LOCKS.setdefault(key, FifoLock())
 
 
 def _locked(error: OperationalError) -> bool:
@@ -243,8 +250,11 @@ class StudyStore:
             self.read_engine = make_engine(self.url, write=False)
             self._lock = _write_lock(self.engine.url)
             self._writer = _GroupWriter(self.session, self._lock) if GROUP_COMMIT else None
+            # a participant's calls per item in plain SQL (sqlite_items.py), unless writes go through group commit
+            self._items = None if GROUP_COMMIT else SqliteItems(self.engine, self.read_engine, self._lock,
+                                                                 WRITE_DEADLINE_S)
         else:
-            self.read_engine, self._lock, self._writer = self.engine, None, None
+            self.read_engine, self._lock, self._writer, self._items = self.engine, None, None, None
         self.reader = sessionmaker(self.read_engine, expire_on_commit=False)
 
     def _transact(self, body):
@@ -635,6 +645,8 @@ class StudyStore:
         """The first unanswered item (recording when it was first shown), or None when all are answered.
 
         The problem's statement is the study's snapshot of it (``study_problems``)."""
+        if self._items is not None:
+            return self._next_item_sqlite(_pid(participant_id))
         with self.reader() as s:
             participant = s.get(m.Participant, _pid(participant_id))
             if participant is None:
@@ -657,6 +669,20 @@ class StudyStore:
         if a.kind == "attention":
             return Item(a.item_id, a.kind, a.position, len(rows), a.instruction, None, dict(a.expected))
         return Item(a.item_id, a.kind, a.position, len(rows), snapshot.statement, snapshot.topic)
+
+    def _next_item_sqlite(self, participant_id: str) -> Item | None:
+        """:meth:`next_item` in plain SQL (:mod:`core.interestingness.sqlite_items`)."""
+        try:
+            a = self._items.pending(participant_id)
+        except LookupError:
+            raise ValueError("participant_id: unknown participant; allowed the id from your study link") from None
+        if a is None:
+            return None
+        if a.shown_at is None:   # a write only the first time an item is shown
+            self._items.mark_shown(participant_id, a.position, self.clock())
+        if a.kind == "attention":
+            return Item(a.item_id, a.kind, a.position, a.total, a.instruction, None, dict(a.expected))
+        return Item(a.item_id, a.kind, a.position, a.total, a.statement, a.topic)
 
     def record_response(self, participant_id: str, item_id: str, interestingness: int, difficulty: int,
                         rationales=(), comment: str | None = None, shown_at: datetime | None = None) -> Recorded:
@@ -682,63 +708,62 @@ class StudyStore:
         if shown_at is not None and _utc(shown_at) > self.clock():
             raise ValueError(f"shown_at: {_iso(shown_at)} is in the future; allowed a time up to now")
 
-        def body(s):
-            participant = s.get(m.Participant, str(participant_id))
-            if participant is None:
+        def body(access):
+            status = access.participant_status(participant_id)
+            if status is None:
                 raise ValueError("participant_id: unknown participant; allowed the id from your study link")
-            assignment = s.scalar(select(m.Assignment).where(m.Assignment.participant_id == participant.id,
-                                                             m.Assignment.item_id == str(item_id)))
+            assignment = access.assignment(participant_id, item_id)
             if assignment is None:
                 raise ValueError(f"item_id: {item_id!r} is not one of this participant's items; allowed the "
                                  "items of their own assignment")
-            if s.scalar(select(m.Response.id).where(m.Response.participant_id == participant.id,
-                                                    m.Response.item_id == assignment.item_id)) is not None:
-                return Recorded(participant.id, assignment.item_id, True)
-            if participant.status != "active":
-                raise ValueError(f"participant_id: the study is {participant.status} for this participant; "
+            if access.answered(participant_id, item_id):
+                return Recorded(participant_id, item_id, True)
+            if status != "active":
+                raise ValueError(f"participant_id: the study is {status} for this participant; "
                                  "allowed active participants")
+            kind, expected, first_shown = assignment
             answered = self.clock()
-            shown = _utc(shown_at or assignment.shown_at)
+            shown = _utc(shown_at or first_shown)
+            access.add_response(participant_id=participant_id, item_id=item_id, kind=kind,
+                                interestingness=int(interestingness), difficulty=int(difficulty),
+                                rationales=rationales, comment=comment, shown_at=shown, answered_at=answered,
+                                response_ms=None if shown is None else int((answered - shown).total_seconds() * 1000))
             passed = None
-            s.add(m.Response(participant_id=participant.id, item_id=assignment.item_id, kind=assignment.kind,
-                             interestingness=int(interestingness), difficulty=int(difficulty),
-                             rationales=rationales, comment=comment, shown_at=shown, answered_at=answered,
-                             response_ms=None if shown is None else int((answered - shown).total_seconds() * 1000)))
-            if assignment.kind == "attention":
-                passed = (int(interestingness), int(difficulty)) == (assignment.expected["interestingness"],
-                                                                     assignment.expected["difficulty"])
-                s.add(m.AttentionOutcome(participant_id=participant.id, item_id=assignment.item_id, passed=passed))
-            return Recorded(participant.id, assignment.item_id, False, passed)
+            if kind == "attention":
+                passed = (int(interestingness), int(difficulty)) == (expected["interestingness"],
+                                                                     expected["difficulty"])
+                access.add_outcome(participant_id, item_id, passed)
+            return Recorded(participant_id, item_id, False, passed)
         try:
-            return self._transact(body)
-        except IntegrityError:   # the same answer submitted twice at once: the first one stands
-            return Recorded(str(participant_id), str(item_id), True)
+            if self._items is not None:
+                return self._items.write(body)
+            return self._transact(lambda s: body(_OrmAccess(s)))
+        except (IntegrityError, sqlite3.IntegrityError):   # the same answer submitted twice at once: the first stands
+            return Recorded(participant_id, item_id, True)
 
     def complete(self, participant_id: str) -> str:
         """The completion code once every item is answered (the failed-checks code if every check failed)."""
         participant_id = _pid(participant_id)
 
-        def body(s):
-            p = s.get(m.Participant, participant_id)
-            if p is None:
+        def body(access):
+            status = access.participant_status(participant_id)
+            if status is None:
                 raise ValueError("participant_id: unknown participant; allowed the id from your study link")
-            study = s.get(m.Study, p.study_id)
-            if p.status == "withdrawn":
+            if status == "withdrawn":
                 raise ValueError("participant_id: withdrawn from the study; allowed participants who have not "
                                  "withdrawn")
-            if p.status == "active":
-                total = s.scalar(select(func.count()).select_from(m.Assignment).where(
-                    m.Assignment.participant_id == p.id))
-                answered = s.scalar(select(func.count()).select_from(m.Response).where(
-                    m.Response.participant_id == p.id))
+            if status == "active":
+                total, answered = access.progress(participant_id)
                 if answered < total:
                     raise ValueError(f"participant_id: {total - answered} items unanswered; allowed after the last item")
-                outcomes = list(s.scalars(select(m.AttentionOutcome.passed).where(
-                    m.AttentionOutcome.participant_id == p.id)))
-                p.status = "failed_checks" if outcomes and not any(outcomes) else "completed"
-                p.completed_at = self.clock()
-            return study.failed_code if p.status == "failed_checks" else study.completion_code
-        return self._transact(body)
+                outcomes = access.outcomes(participant_id)
+                status = "failed_checks" if outcomes and not any(outcomes) else "completed"
+                access.finish(participant_id, status, self.clock())
+            completion, failed = access.codes(participant_id)
+            return failed if status == "failed_checks" else completion
+        if self._items is not None:
+            return self._items.write(body)
+        return self._transact(lambda s: body(_OrmAccess(s)))
 
     # -- reading out ----------------------------------------------------------------------------
 
@@ -873,6 +898,52 @@ class StudyStore:
         """Wrong tries in a row recorded for ``key``."""
         with self.reader() as s:
             return s.scalar(select(m.AdminBackoff.failures).where(m.AdminBackoff.key == _backoff_key(key))) or 0
+
+
+class _OrmAccess:
+    """What ``record_response``'s and ``complete``'s decisions read and write, through an ORM session (the plain-SQL one on SQLite
+    is :class:`core.interestingness.sqlite_items.Access`)."""
+
+    def __init__(self, session):
+        self._s = session
+
+    def participant_status(self, participant_id: str) -> str | None:
+        return self._s.scalar(select(m.Participant.status).where(m.Participant.id == participant_id))
+
+    def assignment(self, participant_id: str, item_id: str) -> tuple | None:
+        a = self._s.scalar(select(m.Assignment).where(m.Assignment.participant_id == participant_id,
+                                                      m.Assignment.item_id == item_id))
+        return None if a is None else (a.kind, a.expected, a.shown_at)
+
+    def answered(self, participant_id: str, item_id: str) -> bool:
+        return self._s.scalar(select(m.Response.id).where(m.Response.participant_id == participant_id,
+                                                          m.Response.item_id == item_id)) is not None
+
+    def add_response(self, **row) -> None:
+        self._s.add(m.Response(**row))
+
+    def add_outcome(self, participant_id: str, item_id: str, passed: bool) -> None:
+        self._s.add(m.AttentionOutcome(participant_id=participant_id, item_id=item_id, passed=passed))
+
+    def progress(self, participant_id: str) -> tuple[int, int]:
+        """(items assigned, items answered)."""
+        return (self._s.scalar(select(func.count()).select_from(m.Assignment).where(
+                    m.Assignment.participant_id == participant_id)),
+                self._s.scalar(select(func.count()).select_from(m.Response).where(
+                    m.Response.participant_id == participant_id)))
+
+    def outcomes(self, participant_id: str) -> list[bool]:
+        return list(self._s.scalars(select(m.AttentionOutcome.passed).where(
+            m.AttentionOutcome.participant_id == participant_id)))
+
+    def finish(self, participant_id: str, status: str, when: datetime) -> None:
+        self._s.execute(update(m.Participant).where(m.Participant.id == participant_id).values(
+            status=status, completed_at=when))
+
+    def codes(self, participant_id: str) -> tuple[str, str]:
+        """The participant's study's (completion code, failed-checks code)."""
+        return tuple(self._s.execute(select(m.Study.completion_code, m.Study.failed_code).join(
+            m.Participant, m.Participant.study_id == m.Study.id).where(m.Participant.id == participant_id)).one())
 
 
 def _commit_alone(session, lock, body):

@@ -32,9 +32,16 @@ def test_each_write_commits_alone_by_default():
 
 
 def commits(store):
-    """Count the write engine's commits (each is one fsync of the WAL under synchronous=FULL)."""
+    """Count the COMMITs the write engine's connections send to SQLite (each is one fsync of the WAL under
+    synchronous=FULL), through the ORM or in plain SQL (core/interestingness/sqlite_items.py)."""
     count = [0]
-    sa.event.listen(store.engine, "commit", lambda _conn: count.__setitem__(0, count[0] + 1))
+
+    def trace(statement):
+        if statement.strip().upper() == "COMMIT":
+            count[0] += 1
+
+    store.engine.dispose()                     # connections opened from here on are traced
+    sa.event.listen(store.engine, "connect", lambda dbapi_connection, _record: dbapi_connection.set_trace_callback(trace))
     return count
 
 

@@ -170,6 +170,7 @@ def cpu_burners(n=3, seconds=6):
 
 
 @pytest.mark.slow(reason="1100 answers from 50 threads on a machine loaded by busy processes, on both backends")
+@pytest.mark.xdist_group("fifty-threads")   # 50 connections each: two at once exceed PostgreSQL's 100
 def test_fifty_concurrent_participants_lose_and_duplicate_nothing(store):
     """50 participants answering at once while busy processes load the CPU: every answer is stored once."""
     burners = cpu_burners()

@@ -85,6 +85,7 @@ def test_participants_are_shown_the_studys_snapshot(store, study):
     assert all(shown[i] == own[i] for i in shown if not i.startswith("attention"))
 
 
+@pytest.mark.xdist_group("fifty-threads")   # 50 connections each: two at once exceed PostgreSQL's 100
 def test_fifty_concurrent_enrolments_are_balanced(store):
     bank = problems(30)
     sid = store.create_study("balance", [p.id for p in bank], items_per_participant=6, attention_checks=1,
