@@ -24,11 +24,12 @@ chart at once, so a picture can never show something other than what the chart w
 The switch leaves no gap. On a page that ships pictures every figure is drawn in a slot of its own
 (:func:`draw`, a keyed container that app/ui/style.py lays out as one grid cell): the first view puts
 the picture there; the next run (the upgrade) keeps the same picture as the slot's first element and
-adds the chart as its second, on top of it, and the page's CSS hides the picture once the chart's
-SVG exists; later runs put an empty placeholder first, so the chart stays the slot's second element
+adds the chart as its second, on top of it, and the page's CSS hides the picture once plotly shows
+the chart; later runs put an empty placeholder first, so the chart stays the slot's second element
 and is updated in place, never redrawn from scratch. Without slots the picture's element became the
-chart's, which shows nothing until plotly's code has loaded and drawn it: measured in headless
-Chromium on geto_lp's page (fresh server and browser), the main figure was gone from 2.9 s to 4.4 s.
+chart's, which shows nothing until plotly's code has loaded and drawn it: in headless Chromium on
+geto_lp's page (fresh server and browser, an ad hoc trace), the main figure was gone from 2.9 s to
+4.4 s; tests/e2e/test_pictures_browser.py watches every slot for such a gap.
 """
 
 from __future__ import annotations
