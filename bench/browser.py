@@ -67,12 +67,14 @@ def browser(width: int = 1280, height: int = 900):
             context.close()
 
 
-# the page's own note of when the first element matching a selector is drawn: a box of non-zero size, not
-# hidden, and for a picture its image loaded (milliseconds on the page's clock, from the navigation's start)
-DRAWN_AT = """(() => { const selector = %s; let timer = null;
-  const drawn = el => { const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+# whether an element is drawn (a JavaScript function): a box of non-zero size, not hidden, and for a picture its
+# image loaded; the page's own note of when the first element matching a selector is drawn (milliseconds on the
+# page's clock, from the navigation's start)
+DRAWN = """el => { const box = el.getBoundingClientRect(), style = getComputedStyle(el);
     return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none'
-      && (el.tagName !== 'IMG' || (el.complete && el.naturalWidth > 0)); };
+      && (el.tagName !== 'IMG' || (el.complete && el.naturalWidth > 0)); }"""
+DRAWN_AT = """(() => { const selector = %s; let timer = null;
+  const drawn = """ + DRAWN.replace("%", "%%") + """;
   const check = () => { if (window.__paperlabDrawnAt !== undefined) return;
     const el = document.querySelector(selector);
     if (el && drawn(el)) { window.__paperlabDrawnAt = performance.now(); clearInterval(timer); observer.disconnect(); } };

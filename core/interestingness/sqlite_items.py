@@ -87,6 +87,10 @@ class Access:
         self._cursor.execute("INSERT INTO attention_outcomes (participant_id, item_id, passed) VALUES (?, ?, ?)",
                              (participant_id, item_id, int(passed)))
 
+    def mark_shown(self, participant_id: str, position: int, when: datetime) -> None:
+        self._cursor.execute("UPDATE assignments SET shown_at = ? WHERE participant_id = ? AND position = ? AND "
+                             "shown_at IS NULL", (self._items.write_time(when), participant_id, position))
+
     def progress(self, participant_id: str) -> tuple[int, int]:
         """(items assigned, items answered)."""
         return self._cursor.execute("SELECT (SELECT count(*) FROM assignments WHERE participant_id = :p), "
@@ -154,9 +158,7 @@ class SqliteItems:
 
     def mark_shown(self, participant_id: str, position: int, when: datetime) -> None:
         """Record when the item at ``position`` was first shown (a later call changes nothing)."""
-        self.write(lambda access: access._cursor.execute(
-            "UPDATE assignments SET shown_at = ? WHERE participant_id = ? AND position = ? AND shown_at IS NULL",
-            (self.write_time(when), participant_id, position)))
+        self.write(lambda access: access.mark_shown(participant_id, position, when))
 
     def write(self, body):
         """``body(Access)`` in a write transaction of its own, committed before this returns its result."""

@@ -9,14 +9,14 @@ ends with its chart and no picture, and the chart takes the picture's place to t
 import pytest
 
 from app.catalog import BY_KEY
+from bench.browser import DRAWN
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser")]
 
 WATCH = """(() => {
   window.__slots = {};
-  const drawn = el => { if (!el) return null; const r = el.getBoundingClientRect(), s = getComputedStyle(el);
-    if (!(r.width > 0 && r.height > 0 && s.visibility !== 'hidden')) return null;
-    if (el.tagName === 'IMG' && !(el.complete && el.naturalWidth > 0)) return null;
+  const isDrawn = """ + DRAWN + """;
+  const drawn = el => { if (!el || !isDrawn(el)) return null; const r = el.getBoundingClientRect();
     return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)]; };
   const scroller = () => document.querySelector('[data-testid="stMain"]');
   setInterval(() => {
