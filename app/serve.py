@@ -43,9 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(ROOT))
     from streamlit.web import cli
 
-    from app.ui.warmup import import_page, page_modules, warm_delay, warm_modules, warm_up
+    from app.ui.warmup import freeze_heap, import_page, page_modules, warm_delay, warm_modules, warm_up
 
     import_page(page_modules())     # before the server listens: a first view finds its page's libraries built
+    freeze_heap()                   # and no full collection walks them again
     warm_up(warm_modules(), delay=warm_delay())
     options = list(sys.argv[1:] if argv is None else argv)
     sys.argv = ["streamlit", "run", str(ROOT / "app" / "main.py"), *served(options)]

@@ -12,11 +12,18 @@ one process-wide lock: imports are serialised,
 which costs nothing (they are CPU-bound under the GIL anyway). Pages go first: while any page is
 being drawn (:func:`drawing`) or waits to import, the warm-up thread finishes the module it is on,
 then pauses, so it competes with a visitor's first view for one module at most.
+
+Once the imports are done the heap is frozen (:func:`freeze_heap`): the libraries' objects (about
+800,000 with every page's libraries) move to the collector's permanent generation, so that Python's
+own full collections, which would walk them all while holding the GIL (0.4 to 0.5 s on two cores),
+walk only what the sessions allocate. Streamlit's collection after every script run is off
+(``runner.postScriptGC`` in ``.streamlit/config.toml``) for the same reason.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import logging
 import sys
@@ -166,3 +173,17 @@ def _import_all(names: list[str], delay: float = 0.0) -> None:
                 importlib.import_module(name)
             except Exception:  # a page will report its own import error when opened
                 log.exception("warm-up import of %s failed", name)
+    with IMPORTS:
+        freeze_heap()
+
+
+def freeze_heap() -> None:
+    """Collect what is garbage now, then exempt every live object from later collections (``gc.freeze``).
+
+    Called after a batch of imports (the server's page imports, the warm-up): what those imports built
+    lives as long as the process, so walking it on every full collection is pure cost. Objects of
+    sessions alive at that moment are frozen too and, should they later become cyclic garbage, are not
+    reclaimed: a bounded cost, paid once per batch.
+    """
+    gc.collect()
+    gc.freeze()

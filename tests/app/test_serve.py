@@ -1,5 +1,5 @@
-"""app.serve imports the served pages' modules, starts the warm-up, then runs Streamlit on app/main.py with the
-options passed on."""
+"""app.serve imports the served pages' modules, freezes the heap they built, starts the warm-up, then runs
+Streamlit on app/main.py with the options passed on."""
 
 import sys
 
@@ -11,6 +11,7 @@ def test_serve_imports_the_pages_starts_the_warm_up_then_streamlit_with_the_opti
     calls = []
     monkeypatch.setattr(warmup, "page_modules", lambda: ["pages.grace"])
     monkeypatch.setattr(warmup, "import_page", lambda modules: calls.append(("import", list(modules))))
+    monkeypatch.setattr(warmup, "freeze_heap", lambda: calls.append(("freeze",)))
     monkeypatch.setattr(warmup, "warm_up", lambda modules, delay=0: calls.append(("warm", list(modules), delay)))
     monkeypatch.setenv("PAPERLAB_WARM_DELAY", "7.5")
     monkeypatch.setattr(warmup, "warm_modules", lambda: ["json"])
@@ -20,8 +21,9 @@ def test_serve_imports_the_pages_starts_the_warm_up_then_streamlit_with_the_opti
     monkeypatch.setattr(sys, "argv", ["serve"])
     assert serve.main(["--server.port", "8123"]) == 0
     assert calls[0] == ("import", ["pages.grace"])     # before the server listens
-    assert calls[1] == ("warm", ["json"], 7.5)
-    name, argv = calls[2]
+    assert calls[1] == ("freeze",)                     # what the imports built is never walked again
+    assert calls[2] == ("warm", ["json"], 7.5)
+    name, argv = calls[3]
     assert name == "streamlit" and argv[:2] == ["streamlit", "run"] and argv[2].endswith("app/main.py")
     assert argv[3:] == ["--server.port", "8123", "--server.fileWatcherType", "none"]
 

@@ -116,3 +116,22 @@ def test_a_rerun_waits_for_an_import_in_flight(tmp_path, monkeypatch):
     release.set()
     rerun.join(30), warm.join(30)
     assert not rerun.is_alive() and not warmup._half_built() and warmup._waiting == 0
+
+
+def test_the_warm_up_freezes_what_its_imports_built(tmp_path, monkeypatch):
+    import gc
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sys.modules, "_warmup_log", [])
+    make_module(tmp_path, "wu_heap", "BUILT = [[i] for i in range(5000)]\n")   # 5001 tracked lists
+    monkeypatch.delitem(sys.modules, "wu_heap", raising=False)
+    gc.unfreeze()
+    try:
+        warmup._import_all(["wu_heap"])
+        frozen = gc.get_freeze_count()
+        assert frozen >= 5001 and "wu_heap" in sys.modules
+        tracked = {id(o) for o in gc.get_objects()}       # a collection's generations no longer hold them
+        assert id(sys.modules["wu_heap"].BUILT) not in tracked
+    finally:
+        gc.unfreeze()
+    assert id(sys.modules["wu_heap"].BUILT) in {id(o) for o in gc.get_objects()}   # control: unfrozen, walked
