@@ -4,8 +4,8 @@ A server is started in capture mode (``PAPERLAB_PICTURE_CAPTURE``: :func:`app.ui
 figure's JSON under its fingerprint and draws the chart inside a container named after it); headless
 Chromium (1280 x 900, the project's flags) opens each page as a first visitor does and reads the size of
 every chart once all are drawn; kaleido then renders each figure with plotly's own code at that size as
-an SVG into ``assets/pictures/<fingerprint>.svg``, and ``assets/pictures/pages.json`` lists each page's
-fingerprints in drawing order. The folder is rewritten whole, so no stale picture survives.
+an SVG into ``assets/pictures/<fingerprint>.svg`` next to the figure's floats (``<fingerprint>.npz``, what a
+figure is matched by), and ``assets/pictures/pages.json`` lists each page's fingerprints in drawing order. The folder is rewritten whole, so no stale picture survives.
 Run it after changing anything a first view draws (tests/test_first_views.py fails until then). Needs the
 dev requirements (playwright, kaleido) and Debian's chromium.
 
@@ -90,7 +90,8 @@ def ship(pages: tuple[str, ...] = PAGES, out: Path = PICTURES) -> dict[str, list
         staging.mkdir()
         for fps in kept.values():
             for fp in fps:
-                shutil.copy2(out / f"{fp}.svg", staging / f"{fp}.svg")
+                for suffix in (".svg", ".npz"):
+                    shutil.copy2(out / f"{fp}{suffix}", staging / f"{fp}{suffix}")
         kaleido.start_sync_server(silence_warnings=True)
         try:
             for charts in sizes.values():
@@ -98,6 +99,7 @@ def ship(pages: tuple[str, ...] = PAGES, out: Path = PICTURES) -> dict[str, list
                     target = staging / f"{chart['fp']}.svg"
                     if not target.exists():
                         target.write_bytes(render(folder / f"{chart['fp']}.json", chart["width"], chart["height"]))
+                        shutil.copy2(folder / f"{chart['fp']}.npz", staging / f"{chart['fp']}.npz")
         finally:
             kaleido.stop_sync_server(silence_warnings=True)
         manifest = {**kept, **{key: [c["fp"] for c in charts] for key, charts in sizes.items()}}

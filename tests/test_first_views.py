@@ -58,6 +58,7 @@ def test_pictures_ship_for_every_page_and_nothing_else():
     listed = {fp for fps in manifest().values() for fp in fps}
     assert sorted(manifest()) == sorted(PAGES)
     assert listed == shipped                                  # no stale picture, none missing
+    assert {p.stem for p in PICTURES.glob("*.npz")} == shipped   # each with the floats it is matched by
     for fp in sorted(shipped)[:3]:
         svg = (PICTURES / f"{fp}.svg").read_text()
         assert svg.startswith("<svg") and 'class="main-svg"' in svg   # drawn by plotly's own code

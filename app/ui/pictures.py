@@ -8,18 +8,22 @@ only after plotly's code had evaluated (2.1-2.4 s); with every figure a picture 
 not preloaded, 1.2-1.4 s. A bare page with one trivial plotly chart takes 1.6-2.3 s on this machine,
 so a first view that waits for plotly cannot meet the 2 s budget however little else it does.
 
-How: :func:`app.ui.plots.show` asks :func:`picture_for` first. A figure is known by its
-:func:`fingerprint` (its plotly JSON with each array of floats rounded to a millionth of its largest
-magnitude and other floats to float32 precision, so that what differs between CPUs does not matter;
-the template by its JSON). On a page whose first view ships pictures
-(``assets/pictures/pages.json``), while the session has not had an interactive view
-(:func:`interactive` is false), a figure whose ``assets/pictures/<fingerprint>.svg`` ships is drawn
-as that picture instead of the chart, and the shell preloads no plotly code for the view. The pictures are rendered by plotly's own code (kaleido)
-at the size each chart has in a 1280 px wide browser (``python -m app.ship_pictures``), so a
-picture and its chart look the same. Once the browser has shown a view with pictures, a one-shot
-timer (:func:`upgrade_soon`, a fragment with ``run_every``) reruns the page with interactive charts.
-A figure no picture matches (another seed, a live run, a changed figure not yet re-shipped) is a
-chart at once, so a picture can never show something other than what the chart would.
+How: :func:`app.ui.plots.show` asks :func:`picture_for` first. On a page whose first view ships pictures
+(``assets/pictures/pages.json``), while the session has not had an interactive view (:func:`interactive` is
+false), a figure that a shipped picture draws is drawn as that picture instead of the chart, and the shell
+preloads no plotly code for the view. A picture ``assets/pictures/<name>.svg`` ships with the floats of the
+figure it was rendered from (``<name>.npz``); its name is the hash of everything the figure draws but its floats
+(the template by its JSON), then a short hash of the floats (:func:`fingerprint`). A figure matches a picture
+(:func:`match`) when the first hash is equal and every float is within a hundred-thousandth of its array's largest
+magnitude (:func:`same_numbers`; far under a pixel). Matching by tolerance, not by a hash of rounded floats,
+because a CPU's last bits cross any rounding step somewhere: on one machine a heatmap of float32
+``log10`` values (numpy's SIMD code differs between CPUs by an ulp) matched no picture with floats hashed in
+steps of a millionth, and another page's Laplacian eigenvalue of 1e-16 had come out as -3e-16 on another.
+The pictures are rendered by plotly's own code (kaleido) at the size each chart has in a 1280 px wide browser
+(``python -m app.ship_pictures``), so a picture and its chart look the same. Once the browser has shown a view
+with pictures, a one-shot timer (:func:`upgrade_soon`, a fragment with ``run_every``) reruns the page with
+interactive charts. A figure no picture matches (another seed, a live run, a changed figure not yet
+re-shipped) is a chart at once, so a picture can never show something other than what the chart would.
 
 The switch leaves no gap. On a page that ships pictures every figure is drawn in a slot of its own
 (:func:`draw`, a keyed container that app/ui/style.py lays out as one grid cell): the first view puts
@@ -62,65 +66,126 @@ SLOT_COUNT = "paperlab_pictures_slot_count"  # session state: unkeyed slots open
 PAGE = "paperlab_pictures_page"         # session state: the URL path of the current run's page
 SLOT = "paperlab-fig-"                  # the slots' key prefix (their CSS class is st-key-<key>)
 UPGRADE_AFTER_S = 0.5
-ROUNDING = 1e6      # an array of floats is hashed in steps of 1/ROUNDING of its largest magnitude
+STRUCTURE = 24      # hex digits of a picture's name that hash what it draws but its floats
+ROUNDING = 1e6      # the name's last digits hash each float array in steps of 1/ROUNDING of its largest magnitude
+TOLERANCE = 1e-5    # a figure matches a picture when its floats are this close (of each array's largest magnitude)
 
 
-def _feed(h, obj) -> None:
-    """Hash ``obj`` (a figure's plotly JSON) into ``h``, keys sorted: an array of floats rounded to a millionth of
-    its largest finite magnitude (a CPU's last bits, and values that are zero up to rounding, such as a graph
-    Laplacian's first eigenvalue at 1e-16 on one CPU and -3e-16 on another, do not change it; a change of a
-    millionth of the array's range is far under a pixel), any other float at float32 precision."""
+def _feed(h, obj, numbers: list) -> None:
+    """Hash ``obj`` (a figure's plotly JSON) into ``h`` without its floats, keys sorted, and append each float
+    array (and each float, as an array of one) to ``numbers`` in the order met: what is drawn, apart from where."""
     import numpy as np
 
     if isinstance(obj, dict) and "bdata" in obj and "dtype" in obj:   # plotly's typed array: its numbers
         array = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
         shape = obj.get("shape")
-        _feed(h, array.reshape([int(n) for n in str(shape).split(",")]) if shape else array)
+        _feed(h, array.reshape([int(n) for n in str(shape).split(",")]) if shape else array, numbers)
     elif isinstance(obj, dict):
         h.update(b"{%d" % len(obj))
         for key in sorted(obj):
             h.update(str(key).encode() + b":")
-            _feed(h, obj[key])
+            _feed(h, obj[key], numbers)
         h.update(b"}")
     elif isinstance(obj, np.ndarray) and obj.dtype.kind == "f":
-        values = obj.astype(np.float64)
-        finite = np.isfinite(values)
-        scale = float(np.abs(values[finite]).max()) if finite.any() else 0.0
-        scale = scale or 1.0
-        steps = np.where(finite, np.round(values / scale * ROUNDING), values) + 0.0   # + 0.0: -0.0 is 0.0
-        h.update(b"a%s%s" % (str(obj.shape).encode(), np.float32(scale).tobytes()))
-        h.update(np.ascontiguousarray(steps).tobytes())
+        h.update(b"a%s" % str(obj.shape).encode())
+        numbers.append(obj.astype(np.float64))
     elif isinstance(obj, np.ndarray) and obj.dtype.kind in "iub":
         h.update(b"a%sint" % str(obj.shape).encode())
         h.update(np.ascontiguousarray(obj, dtype=np.int64).tobytes())
     elif (isinstance(obj, (list, tuple)) and obj
           and all(isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)) for v in obj)):
-        _feed(h, np.asarray(obj))          # a list of numbers draws as the array does
+        _feed(h, np.asarray(obj), numbers)          # a list of numbers draws as the array does
     elif isinstance(obj, (list, tuple, np.ndarray)):
         h.update(b"[%d" % len(obj))
         for value in obj:
-            _feed(h, value)
+            _feed(h, value, numbers)
         h.update(b"]")
     elif isinstance(obj, (bool, np.bool_)) or obj is None:
         h.update(b"b" + repr(obj).encode())
     elif isinstance(obj, (int, np.integer)):
         h.update(b"i" + str(int(obj)).encode())
     elif isinstance(obj, (float, np.floating)):
-        h.update(b"f" + np.float32(obj).tobytes())
+        h.update(b"f")
+        numbers.append(np.array([float(obj)]))
     else:
         h.update(b"s" + str(obj).encode() + b"\0")
 
 
-def fingerprint(fig: go.Figure) -> str:
-    """A figure's identity for pictures: equal for figures that draw the same (:func:`_feed`'s rounding)."""
+def describe(fig: go.Figure) -> tuple[str, list]:
+    """``fig`` as (the hash of everything it draws but its floats, its floats as float64 arrays in order)."""
     spec = fig.to_plotly_json()
     layout = dict(spec.get("layout", {}))
     template = layout.pop("template", None)
     h = hashlib.sha256()
     # the template is most of a figure's JSON and holds no data arrays: its JSON text is hashed as it is
     h.update(json.dumps(template, sort_keys=True, default=str).encode())
-    _feed(h, {"data": spec.get("data", []), "layout": layout})
-    return h.hexdigest()[:32]
+    numbers: list = []
+    _feed(h, {"data": spec.get("data", []), "layout": layout}, numbers)
+    return h.hexdigest()[:STRUCTURE], numbers
+
+
+def _digest(numbers: list) -> str:
+    """A short hash of ``numbers``, each array in steps of 1/ROUNDING of its largest finite magnitude: a name."""
+    import numpy as np
+
+    h = hashlib.sha256()
+    for values in numbers:
+        finite = np.isfinite(values)
+        scale = float(np.abs(values[finite]).max()) if finite.any() else 0.0
+        steps = np.where(finite, np.round(values / (scale or 1.0) * ROUNDING), values) + 0.0   # -0.0 is 0.0
+        h.update(np.ascontiguousarray(steps).tobytes())
+    return h.hexdigest()[:32 - STRUCTURE]
+
+
+def fingerprint(fig: go.Figure) -> str:
+    """A figure's picture name: the hash of what it draws but its floats (:func:`describe`), then a short hash of
+    its floats. Names stay apart where figures do; a picture is matched by :func:`match`, not by name alone."""
+    structure, numbers = describe(fig)
+    return structure + _digest(numbers)
+
+
+def same_numbers(ours: list, theirs: list) -> bool:
+    """Whether two figures' floats draw the same: equal shapes, NaN and infinities in the same places, and every
+    finite value within TOLERANCE of its array's largest magnitude (a CPU's last bits, float32's included, and a
+    value that is zero up to rounding on one CPU and -3e-16 on another, are far inside it)."""
+    import numpy as np
+
+    if len(ours) != len(theirs):
+        return False
+    for a, b in zip(ours, theirs):
+        if a.shape != b.shape:
+            return False
+        fa, fb = np.isfinite(a), np.isfinite(b)
+        if not (np.array_equal(fa, fb) and np.array_equal(a[~fa], b[~fb], equal_nan=True)):
+            return False
+        if fa.any():
+            scale = max(float(np.abs(a[fa]).max()), float(np.abs(b[fb]).max()))
+            if float(np.abs(a[fa] - b[fb]).max()) > TOLERANCE * scale:
+                return False
+    return True
+
+
+def match(fig: go.Figure, names) -> str | None:
+    """The name among ``names`` (shipped pictures) of the picture that draws ``fig``, or None."""
+    structure, numbers = describe(fig)
+    for name in sorted(names):
+        if name.startswith(structure):
+            stored = _numbers(name)
+            if stored is not None and same_numbers(numbers, stored):
+                return name
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _numbers(name: str) -> list | None:
+    """The floats of the figure the picture ``name`` was rendered from (``<name>.npz``; None without one)."""
+    import numpy as np
+
+    path = PICTURES / f"{name}.npz"
+    if not path.is_file():
+        return None
+    with np.load(path) as stored:
+        return [stored[f"arr_{i}"] for i in range(len(stored.files))]
 
 
 @functools.lru_cache(maxsize=1)
@@ -157,8 +222,7 @@ def picture_for(fig: go.Figure) -> str | None:
     page without pictures, which then pays nothing for fingerprints)."""
     if not st.session_state.get(ELIGIBLE):
         return None
-    fp = fingerprint(fig)
-    return fp if fp in shipped() else None
+    return match(fig, shipped())
 
 
 def draw_picture(fp: str) -> None:
@@ -192,8 +256,8 @@ def draw(fig: go.Figure, key: str | None, chart) -> None:
             draw_picture(picture)
             return
         shown = st.session_state.get(SHOWN)
-        fp = fingerprint(fig) if shown else None
-        if fp is not None and fp in shown:
+        fp = match(fig, shown) if shown else None
+        if fp is not None:
             st.image(_svg(fp), width="stretch")    # the same element as the first view's: the browser keeps it
         else:
             st.empty()
@@ -201,14 +265,19 @@ def draw(fig: go.Figure, key: str | None, chart) -> None:
 
 
 def capture(fig: go.Figure) -> str | None:
-    """At ship time (``PAPERLAB_PICTURE_CAPTURE`` set): store ``fig``'s JSON under its fingerprint and return the
-    key of the container the chart is drawn in, from which the browser reads the chart's size."""
+    """At ship time (``PAPERLAB_PICTURE_CAPTURE`` set): store ``fig``'s JSON and its floats (:func:`describe`)
+    under its fingerprint and return the key of the container the chart is drawn in, from which the browser reads
+    the chart's size."""
     folder = os.environ.get(CAPTURE)
     if not folder:
         return None
-    fp = fingerprint(fig)
+    import numpy as np
+
+    structure, numbers = describe(fig)
+    fp = structure + _digest(numbers)
     Path(folder).mkdir(parents=True, exist_ok=True)
     (Path(folder) / f"{fp}.json").write_text(fig.to_json(), encoding="utf-8")
+    np.savez_compressed(Path(folder) / f"{fp}.npz", *numbers)     # what the picture is matched by
     n = st.session_state.get(COUNT, 0)
     st.session_state[COUNT] = n + 1     # a figure drawn twice on a page gets two containers
     return f"pic-{fp}-{n}"

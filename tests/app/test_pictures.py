@@ -37,38 +37,64 @@ def shipped_folder(tmp_path, monkeypatch):
     """assets/pictures pointed at an empty folder (the caches cleared before and after)."""
     monkeypatch.setattr(pictures, "PICTURES", tmp_path)
     monkeypatch.delenv(pictures.CAPTURE, raising=False)
-    for cached in (pictures.shipped, pictures.manifest, pictures._svg):
+    for cached in (pictures.shipped, pictures.manifest, pictures._svg, pictures._numbers):
         cached.cache_clear()
     yield tmp_path
-    for cached in (pictures.shipped, pictures.manifest, pictures._svg):
+    for cached in (pictures.shipped, pictures.manifest, pictures._svg, pictures._numbers):
         cached.cache_clear()
 
 
-def test_the_fingerprint_ignores_last_bits_and_nothing_else():
+def matches(fig, reference) -> bool:
+    """Whether ``fig`` is drawn by the picture of ``reference`` (shipped: its name and its floats)."""
+    name = pictures.fingerprint(reference)
+    stored = pictures.describe(reference)[1]
+    structure, numbers = pictures.describe(fig)
+    return name.startswith(structure) and pictures.same_numbers(numbers, stored)
+
+
+def test_a_picture_matches_under_last_bits_and_nothing_else():
     y = np.random.default_rng(3).random(400)
-    base = pictures.fingerprint(figure(y))
-    assert pictures.fingerprint(figure(y * (1 + 1e-14))) == base            # another CPU's last bits
-    assert pictures.fingerprint(figure(y.tolist())) == base                  # a list draws as the array does
-    assert pictures.fingerprint(figure(y * (1 + 1e-4))) != base
+    base = figure(y)
+    assert matches(figure(y * (1 + 1e-14)), base)                          # another CPU's last bits
+    assert matches(figure(y.tolist()), base)                                # a list draws as the array does
+    assert not matches(figure(y * (1 + 1e-4)), base)
     zero_here, zero_there = y.copy(), y.copy()
     zero_here[0], zero_there[0] = 1e-16, -3e-16          # zero up to rounding, on two CPUs (an eigenvalue of L)
-    assert pictures.fingerprint(figure(zero_here)) == pictures.fingerprint(figure(zero_there))
+    assert matches(figure(zero_here), figure(zero_there))
     moved = y.copy()
     moved[7] += 1e-4 * np.abs(y).max()                    # one point moved by 1e-4 of the range
-    assert pictures.fingerprint(figure(moved)) != base
-    assert pictures.fingerprint(figure(np.where(y > 0.5, np.nan, y))) != base   # gaps in a line
-    assert pictures.fingerprint(figure(y, title="other")) != base
-    assert pictures.fingerprint(figure(y, template="plotly_dark")) != base
-    assert pictures.fingerprint(go.Figure(go.Bar(x=np.arange(400), y=y, name="square"))) != base
-    assert (pictures.fingerprint(go.Figure(go.Heatmap(z=np.ones((3, 4)))))
-            != pictures.fingerprint(go.Figure(go.Heatmap(z=np.ones((4, 3))))))
+    assert not matches(figure(moved), base)
+    assert not matches(figure(np.where(y > 0.5, np.nan, y)), base)          # gaps in a line
+    assert not matches(figure(y, title="other"), base)
+    assert not matches(figure(y, template="plotly_dark"), base)
+    assert not matches(go.Figure(go.Bar(x=np.arange(400), y=y, name="square")), base)
+    assert not matches(go.Figure(go.Heatmap(z=np.ones((3, 4)))), go.Figure(go.Heatmap(z=np.ones((4, 3)))))
+    assert not matches(figure(y, width=701), figure(y, width=700))         # a float of the layout
+
+
+def test_float32_last_bits_that_cross_a_rounding_step_still_match():
+    # looped_lm's heatmap of float32 log10 values matched no picture on one CPU when floats were hashed in steps
+    # of a millionth: one ulp of float32 is 0.1 of such a step, so a value near a step's edge changes the hash
+    z = np.random.default_rng(5).uniform(-8, 0, size=(24, 13)).astype(np.float32)
+    steps = z.astype(np.float64) / np.abs(z).max() * pictures.ROUNDING
+    i = np.unravel_index(np.argmin(np.abs(steps - np.floor(steps) - 0.5)), z.shape)   # nearest a step's edge
+    other = z.copy()
+    other[i] = np.nextafter(z[i], np.float32(np.inf) if steps[i] % 1 < 0.5 else np.float32(-np.inf))
+    here, there = go.Figure(go.Heatmap(z=z)), go.Figure(go.Heatmap(z=other))
+    assert pictures.fingerprint(here) != pictures.fingerprint(there)         # the rounded hash alone splits them
+    assert matches(there, here) and matches(here, there)
+    far = z.copy()
+    far[i] += np.float32(1e-3 * np.abs(z).max())                             # control: a visible change
+    assert not matches(go.Figure(go.Heatmap(z=far)), here)
 
 
 def ship_first_figure(folder) -> str:
     """Ship a picture for SCRIPT's first figure (as ``show`` themes it); returns its fingerprint."""
     y = np.linspace(0.0, 1.0, 50) ** 2
-    fp = pictures.fingerprint(app.ui.plots.legend_clear_of_title(app.ui.plots.themed(figure(y))))
+    fig = app.ui.plots.legend_clear_of_title(app.ui.plots.themed(figure(y)))
+    fp = pictures.fingerprint(fig)
     (folder / f"{fp}.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="5"></svg>')
+    np.savez_compressed(folder / f"{fp}.npz", *pictures.describe(fig)[1])
     (folder / "pages.json").write_text(json.dumps({"demo": [fp]}))
     return fp
 
@@ -113,8 +139,8 @@ def test_the_picture_shown_is_kept_only_on_the_same_page(shipped_folder):
 def test_without_a_matching_picture_a_first_view_draws_charts(shipped_folder):
     ship_first_figure(shipped_folder)
     (shipped_folder / "pages.json").unlink()
-    for svg in shipped_folder.glob("*.svg"):
-        svg.rename(svg.with_name("0" * 32 + ".svg"))                            # a stale picture: another figure's
+    for stored in (*shipped_folder.glob("*.svg"), *shipped_folder.glob("*.npz")):
+        stored.rename(stored.with_name("0" * 32 + stored.suffix))               # a stale picture: another figure's
     pictures.shipped.cache_clear()
     at = AppTest.from_string(SCRIPT, default_timeout=60).run()
     assert not at.exception and len(at.get("image")) == 0 and len(at.get("plotly_chart")) == 2
@@ -145,6 +171,10 @@ def test_capture_mode_stores_each_figure_and_names_its_container(shipped_folder,
     assert not at.exception and len(at.get("image")) == 0 and len(at.get("plotly_chart")) == 2  # charts, to measure
     stored = sorted(p.stem for p in captured.glob("*.json"))
     assert fp in stored and len(stored) == 2
+    assert sorted(p.stem for p in captured.glob("*.npz")) == stored           # each with the floats it is matched by
+    with np.load(captured / f"{fp}.npz") as floats:
+        y = np.linspace(0.0, 1.0, 50) ** 2
+        assert any(np.array_equal(floats[k], y) for k in floats.files)
     spec = json.loads((captured / f"{fp}.json").read_text())
     assert spec["data"][0]["name"] == "square"
     assert at.get_by_key(f"pic-{fp}-0") is not None

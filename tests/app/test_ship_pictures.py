@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import plotly.graph_objects as go
 import pytest
 
@@ -11,6 +12,7 @@ from app import ship_pictures
 def write_spec(folder, fp, title):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{fp}.json").write_text(go.Figure(go.Bar(x=["a", "b"], y=[2, 1]), layout=dict(title=title)).to_json())
+    np.savez_compressed(folder / f"{fp}.npz", np.array([len(title) + 0.5]))   # capture's floats of the figure
 
 
 def test_a_picture_is_plotly_svg_at_the_size_measured(tmp_path):
@@ -23,8 +25,9 @@ def test_shipping_pages_keeps_the_others_and_drops_stale_pictures(tmp_path, monk
     out = tmp_path / "pictures"
     out.mkdir()
     keep, stale = "k" * 32, "s" * 32
-    (out / f"{keep}.svg").write_text("<svg>kept</svg>")
-    (out / f"{stale}.svg").write_text("<svg>stale</svg>")
+    for name, text in ((keep, "kept"), (stale, "stale")):
+        (out / f"{name}.svg").write_text(f"<svg>{text}</svg>")
+        np.savez_compressed(out / f"{name}.npz", np.array([len(text) + 0.25]))
     (out / "pages.json").write_text(json.dumps({"mcr2": [keep], "class_il": [stale]}))
 
     def capture_sizes(pages, folder):        # the browser's part: class_il now draws two new figures
@@ -42,6 +45,10 @@ def test_shipping_pages_keeps_the_others_and_drops_stale_pictures(tmp_path, monk
     assert sorted(p.stem for p in out.glob("*.svg")) == sorted(["a" * 32, "b" * 32, keep])   # the stale one gone
     assert (out / ("b" * 32 + ".svg")).read_text() == f'<svg width="300">{"b" * 32}</svg>'
     assert (out / f"{keep}.svg").read_text() == "<svg>kept</svg>"
+    # each picture ships with the floats it is matched by: the kept one's as they were, the new ones' as captured
+    assert sorted(p.stem for p in out.glob("*.npz")) == sorted(["a" * 32, "b" * 32, keep])
+    assert np.load(out / f"{keep}.npz")["arr_0"].tolist() == [4.25]
+    assert np.load(out / ("a" * 32 + ".npz"))["arr_0"].tolist() == [3.5]
 
 
 def test_an_unknown_page_is_refused_and_changes_nothing(tmp_path):
