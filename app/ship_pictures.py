@@ -5,7 +5,8 @@ figure's JSON under its fingerprint and draws the chart inside a container named
 Chromium (1280 x 900, the project's flags) opens each page as a first visitor does and reads the size of
 every chart once all are drawn; kaleido then renders each figure with plotly's own code at that size as
 an SVG into ``assets/pictures/<fingerprint>.svg`` next to the figure's floats (``<fingerprint>.npz``, what a
-figure is matched by), and ``assets/pictures/pages.json`` lists each page's fingerprints in drawing order. The folder is rewritten whole, so no stale picture survives.
+figure is matched by), and ``assets/pictures/pages.json`` lists each page's fingerprints in drawing order.
+The folder is rewritten whole, so no stale picture survives.
 Run it after changing anything a first view draws (tests/test_first_views.py fails until then). Needs the
 dev requirements (playwright, kaleido) and Debian's chromium.
 

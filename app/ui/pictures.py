@@ -140,7 +140,10 @@ def _digest(numbers: list) -> str:
 def fingerprint(fig: go.Figure) -> str:
     """A figure's picture name: the hash of what it draws but its floats (:func:`describe`), then a short hash of
     its floats. Names stay apart where figures do; a picture is matched by :func:`match`, not by name alone."""
-    structure, numbers = describe(fig)
+    return _name(*describe(fig))
+
+
+def _name(structure: str, numbers: list) -> str:
     return structure + _digest(numbers)
 
 
@@ -274,7 +277,7 @@ def capture(fig: go.Figure) -> str | None:
     import numpy as np
 
     structure, numbers = describe(fig)
-    fp = structure + _digest(numbers)
+    fp = _name(structure, numbers)
     Path(folder).mkdir(parents=True, exist_ok=True)
     (Path(folder) / f"{fp}.json").write_text(fig.to_json(), encoding="utf-8")
     np.savez_compressed(Path(folder) / f"{fp}.npz", *numbers)     # what the picture is matched by
