@@ -89,3 +89,47 @@ def test_without_a_decision_block_the_last_block_is_read_by_2_se():
     ok, summary, _ = bench.whole_target_reading(results(None))
     assert not ok
     assert summary.startswith("15 of 16 free statistics within 2 SE over 32 fresh seeds (16-47)")
+
+
+def test_pooling_weights_each_block_by_its_seeds():
+    first, decision = block(), block()
+    for fam, n_est, se in ((first, 0.10, 0.004), (decision, 0.13, 0.002)):
+        fam["soft calibration"]["mean"].update(estimate=[n_est], exact=[0.12], se=[se])
+        for name, v in fam.items():   # every other statistic: on the exact value
+            for s in ("mean", "sd"):
+                if (name, s) != ("soft calibration", "mean"):
+                    v[s].update(estimate=[0.5] * len(v["free"]), exact=[0.5] * len(v["free"]), se=[0.01] * len(v["free"]))
+    r = results(decision, first=first)
+    r["whole_target_replication"]["families"] = first   # 16 + 32 + 128 seeds
+    z, bias, name, stat, x = bench.pooled(r)[0]
+    mean = (16 * 0.10 + 32 * 0.10 + 128 * 0.13) / 176
+    se = np.sqrt((16 * 0.004) ** 2 + (32 * 0.004) ** 2 + (128 * 0.002) ** 2) / 176
+    assert (name, stat, x) == ("soft calibration", "mean", "x2")
+    assert bias == pytest.approx(mean - 0.12) and z == pytest.approx((mean - 0.12) / se)
+    assert all(t[0] == 0 for t in bench.pooled(r)[1:])
+
+
+def test_errors_give_an_exact_samplers_chance_of_staying_within_tolerance():
+    from core.distributional_steering.steer import SteeringResult
+
+    rng = np.random.default_rng(3)
+    exact = rng.normal([0.0, 1.0], [1.0, 2.0], (200_000, 2))
+    n = 4000
+    result = SteeringResult(exact[:n], np.full(n, 1 / n), *[np.array([])] * 4)
+    row = bench.errors(result, exact, bench.TOLERANCES)
+    se = exact.std(0) / np.sqrt(n)
+    assert row["p_exact"]["mean"] == pytest.approx(np.prod(2 * norm.cdf(0.03 / se) - 1), rel=1e-9)
+    p = (exact > 0).mean(0)
+    assert row["p_exact"]["mode_mass"] == pytest.approx(np.prod(2 * norm.cdf(0.02 / np.sqrt(p * (1 - p) / n)) - 1))
+    halved = SteeringResult(exact[:n], np.r_[np.full(n // 2, 2 / n), np.zeros(n // 2)], *[np.array([])] * 4)
+    assert bench.errors(halved, exact, bench.TOLERANCES)["p_exact"]["mean"] < row["p_exact"]["mean"]   # half the ESS
+    assert "p_exact" not in bench.errors(result, exact)
+
+
+def test_closed_form_note_names_only_cells_under_90_percent():
+    cf = {"task a": {"mean": {"within_tolerance": 7, "tolerance": 0.03, "exact_sampler_expected": 8.26},
+                     "w1": {"within_tolerance": 10, "tolerance": 0.05}},
+          "task b": {"mean": {"within_tolerance": 9, "tolerance": 0.03, "exact_sampler_expected": 9.5}}}
+    note = bench.closed_form_note(cf, 10)
+    assert note == "Below 90 %: task a / mean: 7 of 10 within 0.03 (an exact sampler of the same ESS: 8.3 expected). "
+    assert bench.closed_form_note({"task b": cf["task b"]}, 10) == ""
