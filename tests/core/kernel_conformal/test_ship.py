@@ -13,7 +13,8 @@ def test_the_shipped_regions_and_comparison_are_recomputed():
     again = region_view(CompareConfig(), SEED)          # the same data and scores, without MAPIE's network
     for name in ("mks_grid", "ellipsoid_grid", "cal_residuals", "test_residuals", "mks_inside"):
         np.testing.assert_allclose(getattr(view, name), getattr(again, name), rtol=1e-9, atol=1e-12, err_msg=name)
-    assert view.mks_threshold == again.mks_threshold and view.alpha == 0.1
+    # a quantile of float sums: equal to the last bits only on the CPU that shipped it (9e-16 apart on another)
+    assert view.mks_threshold == pytest.approx(again.mks_threshold, rel=1e-9) and view.alpha == 0.1
     assert view.mapie_ellipse.shape == (121, 2) and again.mapie_ellipse.shape == (0, 2)   # MAPIE was shipped
     c = compare_scores(CompareConfig(), SEED)
     k = len(c.scores)
