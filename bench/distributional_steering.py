@@ -606,9 +606,9 @@ def whole_target_reading(r: dict) -> tuple:
     blocks = whole_blocks(r)
     where, _, families = blocks[-1]
     dec = r.get("whole_target_decision")
-    bound = familywise_bound(_whole_misses(families)[2], dec["alpha"]) if dec else 2.0
-    misses, far, n_stats, n_fam = _whole_misses(families, bound)
-    two = _whole_misses(families)[0]
+    two, far, n_stats, n_fam = _whole_misses(families)
+    bound = familywise_bound(n_stats, dec["alpha"]) if dec else 2.0
+    misses = _whole_misses(families, bound)[0]
     old = families.get(PRE_ISSUE) or r["whole_target"].get(PRE_ISSUE)
     old_z = max(abs(z) for s in ("mean", "sd") for z in old[s]["z"]) if old else float("nan")
     control_fails = old is not None and (old_z >= bound or old["ratio_median"] >= 1.5)

@@ -43,8 +43,35 @@ def test_no_assert_reads_a_clock():
     assert {k: v for k, v in offenders.items() if v} == {}
 
 
+def program(*lines: str) -> str:
+    """A module's source, one argument per line: the scan's inputs are written one line of theirs to a line
+    of this file, so that no line here reads as a timed assert."""
+    return "\n".join(lines) + "\n"
+
+
+ELAPSED = "time.perf_counter() - t0 < 1"
+DIRECT = program(                  # a clock in the assert itself: line 3
+    "import time",
+    "t0 = time.perf_counter()",
+    "assert " + ELAPSED,
+)
+THROUGH_A_NAME = program(          # names computed from a clock, then asserted on: line 6
+    "import time",
+    "t0 = time.time()",
+    "wait()",
+    "spent = time.time() - t0",
+    "short = spent < 2",
+    "assert short",
+)
+DEADLINE = program(                # a clock only as a polling deadline: nothing
+    "import time",
+    "end = time.monotonic() + 5",
+    "while time.monotonic() < end:",
+    "    pass",
+)
+
+
 def test_the_scan_sees_a_clock_in_an_assert():
-    timed = "assert " + "time.perf_counter() - t0 < 1"   # the scan's input, in two parts: no clock assert here
-    assert clock_asserts("import time\nt0 = time.perf_counter()\n" + timed + "\n") == [3]
-    assert clock_asserts("import time\nt0 = time.time()\nwait()\nelapsed = time.time() - t0\nassert elapsed < 2\n") == [5]
-    assert clock_asserts("import time\nend = time.monotonic() + 5\nwhile time.monotonic() < end:\n    pass\n") == []
+    assert clock_asserts(DIRECT) == [3]
+    assert clock_asserts(THROUGH_A_NAME) == [6]
+    assert clock_asserts(DEADLINE) == []
