@@ -67,11 +67,25 @@ def capture_sizes(pages: tuple[str, ...], folder: Path) -> dict[str, list[dict]]
     return sizes
 
 
+# kaleido 1.5.1 can send a figure to its tab before the tab's own scripts have run: on this machine with four
+# busy processes on its two cores, 3 of 15 renders failed with "ReferenceError: kaleido_scopes is not defined"
+# (CI failed on it once). Nothing is drawn then and kaleido reloads the tab, so the render is asked again.
+NOT_READY = "kaleido_scopes is not defined"
+RENDER_TRIES = 4
+
+
 def render(spec_path: Path, width: int, height: int) -> bytes:
+    """The figure stored at ``spec_path`` as plotly's SVG at ``width`` x ``height`` CSS pixels."""
     import plotly.io as pio
 
     fig = pio.from_json(spec_path.read_text(encoding="utf-8"))
-    return pio.to_image(fig, format="svg", width=width, height=height)
+    for _ in range(RENDER_TRIES - 1):
+        try:
+            return pio.to_image(fig, format="svg", width=width, height=height)
+        except Exception as exc:
+            if NOT_READY not in str(exc):
+                raise
+    return pio.to_image(fig, format="svg", width=width, height=height)   # the last try raises what it meets
 
 
 def ship(pages: tuple[str, ...] = PAGES, out: Path = PICTURES) -> dict[str, list[str]]:

@@ -58,3 +58,45 @@ def test_an_unknown_page_is_refused_and_changes_nothing(tmp_path):
     with pytest.raises(ValueError, match="pages: \\['nope'\\].*allowed"):
         ship_pictures.ship(("nope",), out)
     assert [p.name for p in out.iterdir()] == ["pages.json"]
+
+
+class FlakyRenderer:
+    """plotly.io.to_image that fails ``failures`` times with ``error`` before it draws."""
+
+    def __init__(self, failures, error):
+        self.failures, self.error, self.calls = failures, error, 0
+
+    def __call__(self, fig, format, width, height):
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise self.error
+        return f'<svg width="{width}" height="{height}"></svg>'.encode()
+
+
+NOT_READY = RuntimeError("ReferenceError: kaleido_scopes is not defined\n    at <anonymous>:1:26")
+
+
+def test_a_tab_that_was_not_ready_is_asked_again(tmp_path, monkeypatch):
+    import plotly.io as pio
+
+    write_spec(tmp_path, "f" * 32, "sized")
+    flaky = FlakyRenderer(ship_pictures.RENDER_TRIES - 1, NOT_READY)
+    monkeypatch.setattr(pio, "to_image", flaky)
+    assert ship_pictures.render(tmp_path / ("f" * 32 + ".json"), 321, 123) == b'<svg width="321" height="123"></svg>'
+    assert flaky.calls == ship_pictures.RENDER_TRIES
+
+
+@pytest.mark.parametrize("failures, error, calls", [
+    (99, NOT_READY, ship_pictures.RENDER_TRIES),                        # never ready: the last error is raised
+    (1, RuntimeError("ReferenceError: Plotly is not defined"), 1),       # any other error: raised at once
+    (1, ValueError("Invalid property specified for object of type plotly.graph_objs.Bar"), 1),
+])
+def test_other_errors_and_a_tab_never_ready_are_raised(tmp_path, monkeypatch, failures, error, calls):
+    import plotly.io as pio
+
+    write_spec(tmp_path, "f" * 32, "sized")
+    flaky = FlakyRenderer(failures, error)
+    monkeypatch.setattr(pio, "to_image", flaky)
+    with pytest.raises(type(error), match=str(error).split("\n")[0]):
+        ship_pictures.render(tmp_path / ("f" * 32 + ".json"), 321, 123)
+    assert flaky.calls == calls
