@@ -67,9 +67,9 @@ def capture_sizes(pages: tuple[str, ...], folder: Path) -> dict[str, list[dict]]
     return sizes
 
 
-# kaleido 1.5.1 can send a figure to its tab before the tab's own scripts have run: on this machine with four
-# busy processes on its two cores, 3 of 15 renders failed with "ReferenceError: kaleido_scopes is not defined"
-# (CI failed on it once). Nothing is drawn then and kaleido reloads the tab, so the render is asked again.
+# kaleido 1.5.1 can send a figure to its tab before the tab's own scripts have run ("ReferenceError:
+# kaleido_scopes is not defined"; CI failed on it once, and `python bench/kaleido_race.py` counts it with
+# busy processes on every core). Nothing is drawn then and kaleido reloads the tab, so it is asked again.
 NOT_READY = "kaleido_scopes is not defined"
 RENDER_TRIES = 4
 
@@ -79,13 +79,12 @@ def render(spec_path: Path, width: int, height: int) -> bytes:
     import plotly.io as pio
 
     fig = pio.from_json(spec_path.read_text(encoding="utf-8"))
-    for _ in range(RENDER_TRIES - 1):
+    for attempt in range(1, RENDER_TRIES + 1):
         try:
             return pio.to_image(fig, format="svg", width=width, height=height)
         except Exception as exc:
-            if NOT_READY not in str(exc):
+            if NOT_READY not in str(exc) or attempt == RENDER_TRIES:
                 raise
-    return pio.to_image(fig, format="svg", width=width, height=height)   # the last try raises what it meets
 
 
 def ship(pages: tuple[str, ...] = PAGES, out: Path = PICTURES) -> dict[str, list[str]]:
