@@ -3,7 +3,7 @@
 #   make test   create .venv, install the app and the test tools, run the whole suite
 #   make test-fast        the suite without claim reproductions, browser tests and slow tests
 #   make lint             ruff check . (the rules in ruff.toml); .ci/run runs it before the tests
-#   make screenshots      refresh the README's docs/*.png from the browser tests, on purpose
+#   make screenshots      refresh the docs/*.png screenshots from the browser tests, on purpose
 PYTHON ?= python3.11
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -11,7 +11,7 @@ PORT   ?= 8501
 
 .PHONY: run test test-fast lint screenshots bench clean
 
-# Two workers use both cores (see README, "Tests"); XDIST= runs everything in one process.
+# Two workers use both cores; XDIST= runs everything in one process.
 XDIST ?= -n 2 --dist loadgroup
 
 $(PY):

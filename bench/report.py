@@ -15,9 +15,10 @@ import json
 from pathlib import Path
 from typing import Callable
 
+from bench import papers
 from core.common.claims import Verdict, ledger_problems, today, verdicts_to_json
 
-RESULTS = Path(__file__).resolve().parent / "results"
+RESULTS = DEFAULT_RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def claims_of(key: str) -> tuple:
@@ -61,7 +62,8 @@ def write_results(key: str, result: dict, markdown: str,
     """Write both files, print the table and the checks; 0 if every check holds, else 1.
 
     With ``verdicts``, the result also gets ``measured_at`` (today, unless already set), ``claims``
-    (the system's ``CLAIMS``) and ``verdicts``, and the markdown ends with the verdict table.
+    (the system's ``CLAIMS``) and ``verdicts``, the markdown ends with the verdict table, and the
+    system's claim table in docs/PAPERS.md is rewritten from them (``bench/papers.py``).
     """
     RESULTS.mkdir(parents=True, exist_ok=True)
     if verdicts is not None:
@@ -72,6 +74,8 @@ def write_results(key: str, result: dict, markdown: str,
         markdown = markdown.rstrip("\n") + "\n" + verdict_table(key, derived)
     (RESULTS / f"{key}.json").write_text(json.dumps(result, indent=2) + "\n")
     (RESULTS / f"{key}.md").write_text(markdown)
+    if verdicts is not None and RESULTS == DEFAULT_RESULTS:
+        papers.write([key])  # docs/PAPERS.md states the verdicts just written
     print(markdown)
     print(json.dumps(result.get("checks", {}), indent=2))
     return 0 if all(result.get("checks", {}).values()) else 1

@@ -1,33 +1,25 @@
-"""The catalog names the nineteen systems of DESIGN.md, each with a theme, claim and valid page."""
+"""The catalog names the nineteen papers of docs/PAPERS.md, each with a theme, claim and valid page."""
 
 import ast
 import importlib
 from pathlib import Path
 
 from app.catalog import BY_KEY, EXTRA_PAGES, SYSTEMS, THEMES, by_theme
+from bench.papers import PAPERS, sections
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The catalog table of ../shared/DESIGN.md: the project's specification, not a computed result.
-DESIGN_KEYS = {
-    "looped_lm", "distributional_steering", "interestingness", "malora", "class_il", "lvqmark",
-    "quantum_ng", "mcr2", "robust_decisions", "latent_world_action", "kernel_conformal",
-    "uncertainty_shapley", "driving_world_model", "hebbian_memory", "geto_lp", "graph_clustering",
-    "occupancy_irl", "tikhonov_gnn", "grace",
-}
+
+def test_nineteen_systems_exactly_the_papers_of_the_docs():
+    papers = sections(PAPERS.read_text())  # the project's specification: one section per paper
+    assert len(papers) == len(SYSTEMS) == 19
+    assert [key for _, key in papers] == [s.key for s in SYSTEMS]
+    assert all(title == BY_KEY[key].title for title, key in papers)
 
 
-def test_nineteen_systems_exactly_the_design_keys():
-    assert len(SYSTEMS) == 19
-    assert set(BY_KEY) == DESIGN_KEYS
-
-
-def test_design_md_agrees_when_present():
-    design = ROOT.parent / "shared" / "DESIGN.md"
-    if design.is_file():  # the shared folder sits beside every checkout, CI's included
-        rows = [line.split("|")[1].strip() for line in design.read_text().splitlines()
-                if line.startswith("| ") and not line.startswith("| key") and "---" not in line]
-        assert set(rows) == DESIGN_KEYS
+def test_the_section_scan_reads_titles_and_keys_and_nothing_else():
+    text = "# The papers\n\n## Looped LMs (`looped_lm`)\n\n## Not a paper\n### Deeper (`mcr2`)\n## Two (`a_b`)\n"
+    assert sections(text) == [("Looped LMs", "looped_lm"), ("Two", "a_b")]
 
 
 def test_every_entry_is_complete():

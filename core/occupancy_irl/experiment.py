@@ -258,8 +258,8 @@ def run_irl(config: IRLConfig = IRLConfig(), seed: int = 0, progress=None) -> IR
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``); the settings are ours, see the module docstring.
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``); the settings are ours, see the module docstring.
 
     Examples
     --------
@@ -551,8 +551,8 @@ def convergence_study(config: StudyConfig = StudyConfig(), seed: int = 0, progre
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``); the settings are ours, see the module docstring.
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``); the settings are ours, see the module docstring.
 
     Examples
     --------

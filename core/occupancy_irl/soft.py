@@ -106,8 +106,8 @@ def soft_solve(mdp: TabularMDP, reward: np.ndarray, *, log_policy0: np.ndarray |
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``); the model is ours, see :mod:`core.occupancy_irl`.
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``); the model is ours, see :mod:`core.occupancy_irl`.
 
     Examples
     --------
@@ -264,8 +264,8 @@ def fisher(mdp: TabularMDP, reward: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``); the model is ours, see :mod:`core.occupancy_irl`.
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``); the model is ours, see :mod:`core.occupancy_irl`.
 
     Examples
     --------
@@ -308,8 +308,8 @@ def path_fisher(mdp: TabularMDP, reward: np.ndarray, target: np.ndarray, n_nodes
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``); the model is ours, see :mod:`core.occupancy_irl`.
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``); the model is ours, see :mod:`core.occupancy_irl`.
 
     Examples
     --------
@@ -396,8 +396,8 @@ def target_reward(rho_expert: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``); the model is ours, see :mod:`core.occupancy_irl`.
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``); the model is ours, see :mod:`core.occupancy_irl`.
 
     Examples
     --------

@@ -114,8 +114,8 @@ def preconditioned_step(mdp: TabularMDP, reward: np.ndarray, rho_expert: np.ndar
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``).
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -153,8 +153,8 @@ def interpolation_step(reward: np.ndarray, r_target: np.ndarray, eta: float) -> 
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``).
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -184,8 +184,8 @@ def mirror_step(log_policy: np.ndarray, log_policy_expert: np.ndarray, eta: floa
 
     References
     ----------
-    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (the paper's abstract,
-       ``shared/seeds/abstracts.txt``).
+    .. [1] "Occupancy-space reward updates for inverse reinforcement learning" (NeurIPS 2026,
+       ``docs/PAPERS.md``).
 
     Examples
     --------

@@ -182,7 +182,7 @@ def concentration_bound(gens: PropagatedGenerators, snapshots: int, delta: float
 
     References
     ----------
-    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026, ``docs/PAPERS.md``):
        "finite-shot concentration bounds for the shadow-estimated surrogate" (this bound is ours).
 
     Examples
@@ -290,7 +290,7 @@ def bias_variance_curve(ansatz, params, ks, snapshots: int, mask: bool = True, s
 
     References
     ----------
-    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026, ``docs/PAPERS.md``):
        "Truncation level k provides a bias--variance tradeoff".
 
     Examples

@@ -66,8 +66,8 @@ def covariance(phi: np.ndarray, state: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    .. [1] "Locality-aware QFIM surrogate for quantum natural gradient" (NeurIPS 2026; the title in
-       ``../shared/seeds/abstracts.txt``).
+    .. [1] "Locality-aware quantum natural gradient" (NeurIPS 2026,
+       ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -259,8 +259,8 @@ def surrogate_metric(ansatz, params, k: int, mask: bool = True, shots: int | Non
 
     References
     ----------
-    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, Paperlab's
-       ``../shared/seeds/abstracts.txt``).
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026,
+       ``docs/PAPERS.md``).
 
     Examples
     --------

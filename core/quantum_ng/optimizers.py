@@ -137,7 +137,7 @@ def hybrid_step(params, grad, metric, active, stepsize: float, lam: float,
 
     References
     ----------
-    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026, ``docs/PAPERS.md``):
        "an active set receiving surrogate-QNG updates, while the rest follow standard gradient descent".
 
     Examples

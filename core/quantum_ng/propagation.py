@@ -274,7 +274,7 @@ def propagate_generators(ansatz: Ansatz, params, k: int, progress=None) -> Propa
 
     References
     ----------
-    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026, ``docs/PAPERS.md``):
        "weight-k Pauli truncation to control estimation variance".
 
     Examples

@@ -272,7 +272,7 @@ def shadow_metric(gens: PropagatedGenerators, shadow: ShadowData, mask: bool = T
 
     References
     ----------
-    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026, ``docs/PAPERS.md``):
        "single-dataset classical-shadow estimation that reuses the same shadow dataset across all
        retained metric entries".
 

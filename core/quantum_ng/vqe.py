@@ -233,7 +233,7 @@ def run_vqe(config: VQEConfig | None = None, seed: int = 0, progress=None) -> VQ
 
     References
     ----------
-    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+    .. [1] Locality-aware quantum natural gradient (NeurIPS 2026, ``docs/PAPERS.md``):
        "improved convergence per cumulative shot relative to SGD, Adam, block-diagonal QNG, and RNG".
 
     Examples

@@ -367,7 +367,7 @@ def average_excess(setting: Setting, policy: str, eps: float = 0.0) -> ExcessLos
 
     References
     ----------
-    .. [1] Robust decisions around predictions (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+    .. [1] Robust decisions around predictions (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

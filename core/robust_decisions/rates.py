@@ -178,7 +178,7 @@ def fit_slope(eta: np.ndarray, loss: np.ndarray) -> Slope:
 
     References
     ----------
-    .. [1] Robust decisions around predictions (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``):
+    .. [1] Robust decisions around predictions (NeurIPS 2026, ``docs/PAPERS.md``):
        "a general bound gives O(eta^(2/3)) excess loss".
 
     Examples
@@ -292,7 +292,7 @@ def rate_experiment(config: RateConfig | None = None, seed: int = 0, progress=No
 
     References
     ----------
-    .. [1] Robust decisions around predictions (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+    .. [1] Robust decisions around predictions (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

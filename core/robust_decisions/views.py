@@ -74,7 +74,7 @@ def state_curves(problem: DecisionProblem, s_hat: float, eps: float, n: int = 80
 
     References
     ----------
-    .. [1] Robust decisions around predictions (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+    .. [1] Robust decisions around predictions (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

@@ -209,7 +209,7 @@ def load_dataset(name: str, seed: int = 0) -> Dataset:
 
     References
     ----------
-    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

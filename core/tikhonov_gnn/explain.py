@@ -133,7 +133,7 @@ def explain(model, graph: Graph, layer: int = 0, grid: int = 201) -> Explanation
 
     References
     ----------
-    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

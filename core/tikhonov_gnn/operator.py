@@ -204,7 +204,7 @@ def tikhonov_operator(laplacian: np.ndarray, q, poly_coeffs) -> np.ndarray:
 
     References
     ----------
-    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

@@ -154,7 +154,7 @@ def train(config: TikhonovConfig, dataset: Dataset, seed: int = 0, progress=None
 
     References
     ----------
-    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026 abstract, ``../shared/seeds/abstracts.txt``).
+    .. [1] Interpretable Tikhonov GNN layer (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

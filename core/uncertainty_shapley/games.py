@@ -358,8 +358,8 @@ def attribute(model, config: AttributionConfig | None = None, seed: int = 0, pro
 
     References
     ----------
-    .. [1] "Entropy Shapley games for multivariate predictive uncertainty", NeurIPS 2026 (the abstract
-       only: ``../shared/seeds/abstracts.txt``; the title here is the catalog's description).
+    .. [1] "Entropy Shapley games for multivariate predictive uncertainty", NeurIPS 2026 (summarised in
+       ``docs/PAPERS.md``; the title is the catalog's).
 
     Examples
     --------
