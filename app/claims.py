@@ -55,7 +55,7 @@ def render() -> None:
     counts = tally(table["status"])
     st.subheader(f"{summary_line(counts)} over {len(table)} claims of "
                  f"{table['key'].nunique()} systems", divider="gray")
-    # One row each: in half a 1024 px column the four status pills were cut off.
+    # One row each: in half a 1024 px column the four status pills are cut off.
     statuses = bound(st.pills, "Status", key="status", options=list(STATUSES), selection_mode="multi",
                      format_func=lambda s: f"{s} ({counts[s]})", default=[])
     themes = bound(st.multiselect, "Theme", key="theme", options=[t for t in THEMES if t in set(table["theme"])],

@@ -15,18 +15,16 @@ being drawn.
 
 Before the server listens, the page modules of the same systems are imported (``pages.<key>``: what a
 first view needs, numpy, plotly, pandas and for some pages scipy or scikit-learn, never torch,
-transformers or PennyLane). Without it, a link opened as the first URL of a fresh server paid for them
-inside its first view: 0.7 to 2.9 s of the server's time per page (grace, robust_decisions,
-distributional_steering, kernel_conformal and the study dashboard over 2 s; AppTest, first run against
-the second). With ``PAPERLAB_WARM=all`` the server starts about 3 s later and holds about 210 MB more
-from the start (272 MB against 60 MB, measured importing every page module in one interpreter), memory
-the warm-up takes anyway; ``none`` imports nothing.
+transformers or PennyLane), so that a link opened as the first URL of a fresh server does not pay for
+them inside its first view, where they would cost seconds of the server's time on some pages
+(bench/timing.py times a page's first run against its second). With ``PAPERLAB_WARM=all`` the server
+starts about 3 s later and holds about 210 MB more from the start (272 MB against 60 MB, measured
+importing every page module in one interpreter), memory the warm-up takes anyway; ``none`` imports nothing.
 
 Streamlit's file watcher is off here (``--server.fileWatcherType none`` unless the command line sets
-it): a served app does not reload on edit, and each new session's watcher walked every module
-the warm-up had imported (thousands, with torch and transformers), which on two cores held a
-warmed server's last message of malora's first view back to 3.1 to 3.7 s against 1.5 to 2.1 s
-without it (quiet machine, headless Chromium). ``streamlit run app/main.py`` keeps the watcher
+it): a served app does not reload on edit, and each new session's watcher would walk every module
+the warm-up has imported (thousands, with torch and transformers), which on two cores holds back a
+warmed server's first view by a second or more. ``streamlit run app/main.py`` keeps the watcher
 for development.
 """
 

@@ -66,14 +66,14 @@ def measure_once(path: str, script: str, warm_repeats: int) -> dict:
             cold = time_first_view(new_page, f"{url}/{path}", selector)
             rss_first = rss_mb(proc.pid)
             # the warm-up's delay starts once the served pages are imported, just before the server listens:
-            # counted from the start, the wait for it to go idle ran before it began (2.0 s waits, warm views
-            # taken during the imports)
+            # counted from the start, the wait for it to go idle would run before it began, and the warm views
+            # would be taken during the imports
             time.sleep(max(0.0, ready + warm_delay() + 1.0 - time.perf_counter()))
             waited = wait_idle(proc.pid)
             warm = []
             for _ in range(warm_repeats):
-                # each tab on an idle server: the last tab's page went on running (the rest of its script, the
-                # pictures' upgrade) after its figure was drawn, and tabs taken back to back measured that too
+                # each tab on an idle server: the last tab's page goes on running (the rest of its script, the
+                # pictures' upgrade) after its figure is drawn, and tabs taken back to back would measure that too
                 wait_idle(proc.pid, quiet_s=1.0)
                 warm.append(time_first_view(new_page, f"{url}/{path}", selector))
             rss_idle = rss_mb(proc.pid)

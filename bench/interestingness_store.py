@@ -3,8 +3,7 @@ and on PostgreSQL at 127.0.0.1:5432; write latency of ``record_response`` (p50, 
 anchor: the same store's single-threaded write latency in the same run. Also measured:
 
 - the same 50 participants while three busy processes load the CPU (the loaded machine of issue 26);
-- SQLite with ``synchronous=NORMAL`` (the setting before issue 26: no fsync per commit) as the anchor
-  for the cost of ``FULL``;
+- SQLite with ``synchronous=NORMAL`` (no fsync per commit) as the anchor for the cost of ``FULL``;
 - a participant's write on SQLite while an export-sized read transaction stays open for 35 s;
 - SQLite with group commit (``GROUP_COMMIT = True``; off by default, each write commits alone) against the
   default, and how many writes a group carried;

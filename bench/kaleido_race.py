@@ -2,7 +2,7 @@
 
 ``app.ship_pictures.render`` asks kaleido again when its tab had not yet run its own scripts
 (``NOT_READY``). This bench renders one small figure ``--renders`` times while ``--busy`` processes
-spin on the CPU, first with a single try per render (what ``render`` did before) and then through
+spin on the CPU, first with a single try per render (no retry) and then through
 ``render``, counting kaleido's calls and the renders that failed. Prints a JSON line; writes nothing.
 
     python bench/kaleido_race.py                      # 15 renders, 4 busy processes

@@ -16,6 +16,7 @@ README_LINES = 180
 
 # A relative path written with leading "../": the dots, then at least one name.
 UPWARD = re.compile(r"(?<![\w./-])((?:\.\./)+)([\w.{}-]+(?:/[\w.{}-]+)*)")
+UP = "../"  # the controls below write their outside paths as UP + name, so this file names none
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
 
@@ -28,8 +29,9 @@ def outside_paths(root: Path, relpath: str, text: str) -> list[str]:
     """The ``../`` paths in ``text`` (the file ``relpath`` of the repository ``root``) that name
     something outside the repository: a path that climbs above the root from the file's own folder,
     or one whose first two or more names are not a top-level entry of the repository and do not exist
-    from the file's folder (``../shared/DESIGN.md`` in a module two folders deep). A single name
-    (``"../etc"``, a bad input a test feeds a validator) is not a reference to a file."""
+    from the file's folder (a note in a sibling folder of the checkout, named from a module two
+    folders deep). A single name (``"../etc"``, a bad input a test feeds a validator) is not a
+    reference to a file."""
     root = root.resolve()
     here = (root / relpath).parent
     top = {p.name for p in root.iterdir()}
@@ -63,10 +65,10 @@ def test_the_scan_finds_outside_paths_and_leaves_inside_ones(tmp_path):
     for folder in ("core/pkg", "bench", "app", "pages", "docs"):
         (tmp_path / folder).mkdir(parents=True)
     (tmp_path / "pages" / "demo.py").write_text("")
-    assert outside_paths(tmp_path, "README.md", "see ../shared/DESIGN.md") == ["../shared/DESIGN.md"]
-    assert outside_paths(tmp_path, "core/pkg/mod.py", "``../shared/seeds/abstracts.txt``") == \
-        ["../shared/seeds/abstracts.txt"]
-    assert outside_paths(tmp_path, "docs/x.md", "[up](../../elsewhere.md)") == ["../../elsewhere.md"]
+    assert outside_paths(tmp_path, "README.md", f"see {UP}shared/DESIGN.md") == [f"{UP}shared/DESIGN.md"]
+    assert outside_paths(tmp_path, "core/pkg/mod.py", f"``{UP}shared/seeds/abstracts.txt``") == \
+        [f"{UP}shared/seeds/abstracts.txt"]
+    assert outside_paths(tmp_path, "docs/x.md", f"[up]({UP}{UP}elsewhere.md)") == [f"{UP}{UP}elsewhere.md"]
     # inside: a page path from bench/ or app/, a docs link up to the root, a bad input a test feeds a validator
     assert outside_paths(tmp_path, "bench/b.py", 'PAGE = "../pages/demo.py"') == []
     assert outside_paths(tmp_path, "docs/x.md", "[code](../core/pkg/mod.py)") == []
@@ -76,10 +78,10 @@ def test_the_scan_finds_outside_paths_and_leaves_inside_ones(tmp_path):
 def test_the_scan_flags_a_tracked_file_that_names_the_design_notes(tmp_path):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / "core").mkdir()
-    (tmp_path / "core" / "notes.py").write_text('"""From ``../shared/DESIGN.md``."""\n')
+    (tmp_path / "core" / "notes.py").write_text(f'"""From ``{UP}shared/DESIGN.md``."""\n')
     subprocess.run(["git", "-C", str(tmp_path), "add", "core/notes.py"], check=True)
     [name] = tracked_text_files(tmp_path)
-    assert outside_paths(tmp_path, name, (tmp_path / name).read_text()) == ["../shared/DESIGN.md"]
+    assert outside_paths(tmp_path, name, (tmp_path / name).read_text()) == [f"{UP}shared/DESIGN.md"]
 
 
 def anchors(markdown: str) -> set[str]:
@@ -119,10 +121,10 @@ def test_the_link_check_refuses_missing_and_outside_targets(tmp_path):
     (tmp_path / "docs" / "home.png").write_text("")
     (tmp_path / "docs" / "STUDY.md").write_text("# Study\n\n## 3. Deploying it (PostgreSQL behind nginx)\n")
     text = ("# Top\n![home](docs/home.png) [web](https://example.org) [here](#top) [gone](docs/GONE.md) "
-            "[out](../shared/DESIGN.md) [deploy](docs/STUDY.md#3-deploying-it-postgresql-behind-nginx) "
+            f"[out]({UP}shared/DESIGN.md) [deploy](docs/STUDY.md#3-deploying-it-postgresql-behind-nginx) "
             "[nowhere](docs/STUDY.md#4-monitoring) [lost](#bottom)")
     (tmp_path / "README.md").write_text(text)
-    assert broken_links(tmp_path, "README.md", text) == ["docs/GONE.md", "../shared/DESIGN.md",
+    assert broken_links(tmp_path, "README.md", text) == ["docs/GONE.md", f"{UP}shared/DESIGN.md",
                                                           "docs/STUDY.md#4-monitoring", "#bottom"]
 
 
@@ -154,3 +156,23 @@ def test_a_stale_or_missing_claim_table_is_caught():
     assert papers.block_in(fresh, "x") != worse  # a changed verdict makes the stored table stale
     with pytest.raises(ValueError, match=r"key: docs/PAPERS.md has no <!-- claims:y --> markers; allowed keys x"):
         papers.with_block(text, "y", block)
+
+
+def uncited_papers(text: str) -> int:
+    """How many times ``text`` names a NeurIPS 2026 paper without pointing to docs/PAPERS.md right after
+    (within the next 40 characters, across a line break)."""
+    return sum("docs/PAPERS.md" not in " ".join(text[m.end():m.end() + 60].split())[:40]
+               for m in re.finditer(r"NeurIPS 2026", text))
+
+
+def test_docstrings_cite_a_paper_by_its_title_and_docs_papers():
+    missing = {str(p.relative_to(ROOT)): n for folder in ("core", "pages", "bench") for p in (ROOT / folder).rglob("*.py")
+               if (n := uncited_papers(p.read_text()))}
+    assert missing == {}
+    assert sum(p.read_text().count("docs/PAPERS.md") for p in (ROOT / "core").rglob("*.py")) > 50  # the scan saw them
+
+
+def test_the_citation_scan_counts_a_bare_paper_reference():
+    cited = '.. [1] "Looped reasoning LMs" (NeurIPS 2026,\n       ``docs/PAPERS.md``).\n'
+    bare = '.. [1] "Looped reasoning LMs", NeurIPS 2026 (abstract only).\n'
+    assert uncited_papers(cited) == 0 and uncited_papers(bare) == 1 and uncited_papers(cited + bare + bare) == 2

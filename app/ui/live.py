@@ -178,7 +178,7 @@ def _share_cores(threads: int) -> None:
 
     Core functions import torch lazily, so torch is imported here first (under the shell's import
     lock) when it is installed: set afterwards, its intra-op pool would keep one thread per core, and
-    two runs on two cores would each fight for both (a live training ran 10x slower that way).
+    two runs on two cores would each fight for both (a live training runs about 10x slower that way).
     """
     if "torch" not in sys.modules and importlib.util.find_spec("torch") is not None:
         from app.ui.warmup import import_page

@@ -2,11 +2,10 @@
 
 Why: plotly's browser code (4.7 MB) takes about a second of the browser's main thread to evaluate
 on two cores, and Streamlit's front end holds back every element of a render until the lazily
-loaded chart code is ready. Measured in headless Chromium on class_il's page (warm server, long-task
-and mutation timings): with its main figure alone drawn as a picture, the picture still appeared
-only after plotly's code had evaluated (2.1-2.4 s); with every figure a picture and plotly's code
-not preloaded, 1.2-1.4 s. A bare page with one trivial plotly chart takes 1.6-2.3 s on this machine,
-so a first view that waits for plotly cannot meet the 2 s budget however little else it does.
+loaded chart code is ready. So a picture drawn beside even one chart still appears only after
+plotly's code has evaluated: every figure of a first view is a picture, and plotly's code is not
+preloaded for it. A bare page with one trivial plotly chart already takes about the 2 s budget on two
+cores, so a first view that waits for plotly cannot meet it however little else it does.
 
 How: :func:`app.ui.plots.show` asks :func:`picture_for` first. On a page whose first view ships pictures
 (``assets/pictures/pages.json``), while the session has not had an interactive view (:func:`interactive` is
@@ -16,9 +15,9 @@ figure it was rendered from (``<name>.npz``); its name is the hash of everything
 (the template by its JSON), then a short hash of the floats (:func:`fingerprint`). A figure matches a picture
 (:func:`match`) when the first hash is equal and every float is within a hundred-thousandth of its array's largest
 magnitude (:func:`same_numbers`; far under a pixel). Matching by tolerance, not by a hash of rounded floats,
-because a CPU's last bits cross any rounding step somewhere: on one machine a heatmap of float32
-``log10`` values (numpy's SIMD code differs between CPUs by an ulp) matched no picture with floats hashed in
-steps of a millionth, and another page's Laplacian eigenvalue of 1e-16 had come out as -3e-16 on another.
+because a CPU's last bits cross any rounding step somewhere: numpy's SIMD float32 ``log10`` differs between
+CPUs by an ulp, so a heatmap of its values can land on either side of a rounding step, and a Laplacian
+eigenvalue of 1e-16 on one machine can be -3e-16 on another.
 The pictures are rendered by plotly's own code (kaleido) at the size each chart has in a 1280 px wide browser
 (``python -m app.ship_pictures``), so a picture and its chart look the same. Once the browser has shown a view
 with pictures, a one-shot timer (:func:`upgrade_soon`, a fragment with ``run_every``) reruns the page with
@@ -30,10 +29,9 @@ The switch leaves no gap. On a page that ships pictures every figure is drawn in
 the picture there; the next run (the upgrade) keeps the same picture as the slot's first element and
 adds the chart as its second, on top of it, and the page's CSS hides the picture once plotly shows
 the chart; later runs put an empty placeholder first, so the chart stays the slot's second element
-and is updated in place, never redrawn from scratch. Without slots the picture's element became the
-chart's, which shows nothing until plotly's code has loaded and drawn it: in headless Chromium on
-geto_lp's page (fresh server and browser, an ad hoc trace), the main figure was gone from 2.9 s to
-4.4 s; tests/e2e/test_pictures_browser.py watches every slot for such a gap.
+and is updated in place, never redrawn from scratch. Without slots the picture's element would become
+the chart's, which shows nothing until plotly's code has loaded and drawn it, leaving the figure blank
+meanwhile; tests/e2e/test_pictures_browser.py watches every slot for such a gap.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 Pages build figures with plotly as usual and draw them with :func:`show`, which applies the
 Paperlab template instead of Streamlit's own chart theme. The template (``plotly_white`` with the
 Paperlab layout on top) is merged once, on import, registered as ``paperlab`` and made plotly's
-default, so every figure built afterwards starts with it: naming a ``"a+b"`` template per figure
-re-merged and re-validated both templates on every draw, about half the server's time on a warm
-first view (36 ms of CPU per figure against under 2 ms; measured with cProfile on malora's page).
+default, so every figure built afterwards starts with it, rather than naming a ``"a+b"`` template per
+figure, which re-merges and re-validates both templates on every draw: a large share of the server's
+time on a warm first view.
 
 One layout rule keeps titles and legends apart (:func:`legend_clear_of_title`): the title sits at the
 top left, and a legend that would share the space above the plot goes to the bottom of the figure

@@ -3,10 +3,8 @@
 Streamlit's front end loads each element's code when the first element of that kind arrives:
 plotly's bundle (``PlotlyChart.<hash>.js``, 4.7 MB) is fetched only once the page script reaches
 its first ``st.plotly_chart``, after the title, the verdict strip and the controls, and then takes
-about a second of the browser's main thread to evaluate on two cores. Measured in headless
-Chromium on malora's page (quiet machine, Chrome trace): the bundle was requested 2.3 s after
-navigation, arrived 0.7 s later and evaluated for 1.0 s before any chart could draw; the
-selectbox, slider and table that share the chart's block waited for it.
+about a second of the browser's main thread to evaluate on two cores. Until it has, no chart can
+draw, and the selectbox, slider and table that share the chart's block wait for it too.
 
 :func:`preload_script` is a script that imports those bundles (their file names are read from
 Streamlit's own static folder, so an upgrade that renames them still works) from the URL of
@@ -14,8 +12,8 @@ Streamlit's entry script, which is where the front end's lazy ``import()`` resol
 browser's module map then holds one module per URL, and the front end's own import later finds it
 loaded. The shell sends it with the page style, the first element of every page but a
 participant's (:func:`app.ui.style.apply_page_style`), because a script's element runs only once
-React has drawn it: sent with the page's title it ran no earlier than the title (1.17 s after
-navigation against 0.79 s for the style's element, measured as above). Once evaluated, plotly's
+React has drawn it, and the front end draws the style's element before the page's title: sent
+with the title, the script would run no earlier than the title. Once evaluated, plotly's
 code stays loaded for every page the visitor opens from there.
 """
 
@@ -32,7 +30,7 @@ CHART_CHUNKS = ("PlotlyChart", "DataFrame")
 # the script's attribute; app/ui/style.py hides the element that holds it, so it takes no room on the page
 MARK = 'data-paperlab="preload"'
 # pages whose first view needs other chunks (by URL path): the claims page draws a table and no chart, and
-# plotly's bundle evaluated ahead of its table held the table back by about a second
+# plotly's bundle evaluated ahead of its table would hold the table back by about a second
 PAGE_CHUNKS = {"claims": ("DataFrame",)}
 
 

@@ -94,9 +94,9 @@ def warm_up(modules: Iterable[str], delay: float = 0.0) -> threading.Thread:
     """Start the warm-up thread if it is not running yet; return it (``join()`` waits for it).
 
     ``delay`` seconds pass before the first import: on two cores, imports running while a browser
-    fetches a fresh server's scripts and draws its first page doubled that first view (claims page,
-    2.7 s against 6.5 s in bench/app.py), so the server-start warm-up leaves the first seconds to the
-    first visitor, then yields to every page being drawn.
+    fetches a fresh server's scripts and draws its first page more than double that first view
+    (bench/app.py times first views on a fresh server), so the server-start warm-up leaves the first
+    seconds to the first visitor, then yields to every page being drawn.
     """
     global _thread
     with _lock:

@@ -1,10 +1,9 @@
 """A lock that threads take in the order they asked for it.
 
 ``threading.Lock`` is not fair: a thread that releases it and asks again at once usually gets it back before
-the threads already waiting. Behind the study store's write lock (core/interestingness/store.py) that let 50
-participants that never pause wait up to 0.35 s for one answer while others wrote dozens (p50 0.4 ms, p95
-67 ms, max 351 ms: bench/interestingness_store.py, run before this lock); taken in turn, every wait is bounded
-by the writes queued ahead of it (the same bench: p50 18.5 ms, p95 24.6 ms, max 121 ms).
+the threads already waiting. Behind the study store's write lock (core/interestingness/store.py) that would let
+one of 50 participants that never pause wait for one answer while others write dozens; taken in turn, every wait
+is bounded by the writes queued ahead of it (bench/interestingness_store.py measures the waits under that load).
 """
 
 from __future__ import annotations

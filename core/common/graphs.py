@@ -1,6 +1,6 @@
 """Graph datasets shared by the graph systems: containers, a TU-format reader and two offline benchmarks.
 
-Every graph system (tikhonov_gnn now, graph_clustering next) holds its graphs the same way:
+Every graph system (tikhonov_gnn, graph_clustering) holds its graphs the same way:
 
 - :class:`Graph`: a dense symmetric 0/1 adjacency matrix, node features, a label (one per graph,
   or one per node), and, where a generator knows it, a ground-truth node mask;

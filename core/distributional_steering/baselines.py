@@ -124,7 +124,7 @@ def gradient_guidance(base, reward, n_particles: int = 1000, seed: int = 0, n_st
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -182,7 +182,7 @@ def particle_guidance(base, gamma: float, bandwidth: float = 0.5, n_particles: i
     ----------
     Corso, Xu, De Bortoli, Barzilay and Jaakkola, "Particle guidance: non-i.i.d. diverse sampling with
     diffusion models", ICLR 2024; recovered as the framework's unweighted proposal in A mean-field
-    framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -240,7 +240,7 @@ def plugin_guidance(base, reward, n_particles: int = 1000, seed: int = 0, n_step
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

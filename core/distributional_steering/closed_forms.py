@@ -42,7 +42,7 @@ def exponential_tilt(base: GaussianMixtureBase, a) -> GaussianMixtureBase:
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -100,7 +100,7 @@ def mean_calibration_tilt(base: GaussianMixtureBase, target, kappa: float = np.i
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -150,7 +150,7 @@ def tempered_grid(base: GaussianMixtureBase, gamma: float, axes: list[np.ndarray
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -217,7 +217,7 @@ def linear_tilt_grid(base: GaussianMixtureBase, axes: list[np.ndarray], statisti
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -270,7 +270,7 @@ def repulsion_grid(base: GaussianMixtureBase, gamma: float, bandwidth: float, ax
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

@@ -198,7 +198,7 @@ def foldedness(x) -> np.ndarray:
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026);
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``);
     the observable follows BioEmu's ``bioemu/training/foldedness.py``.
 
     Examples
@@ -266,7 +266,7 @@ def maxent_reweight(values, target: float) -> np.ndarray:
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026);
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``);
     the observable follows BioEmu's ``bioemu/training/foldedness.py``.
 
     Examples

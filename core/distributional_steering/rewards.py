@@ -23,9 +23,9 @@ Why not the plain fixed point: for mean calibration the map a -> -kappa (E_a[s] 
 oscillates and diverges when kappa Var > 1. The dual F(a) = |a|^2/(2 kappa) + log Z(a) - a.target is
 convex with gradient a/kappa + E_a[s] - target, so Newton finds the root whatever kappa Var is. For the entropy the
 fixed point is explicit: mu = p e^phi with phi = -gamma log mu gives phi = -gamma/(1+gamma) log p, and
-log p is the line integral of the base's score at T_MIN (:func:`score_log_density`; issue 20). The
-earlier estimator, a weighted KDE of the particles under their base weights softmax(b), stays as the
-control: its smoothing makes the tempered variance low (for a Gaussian, 1/v = 1 - gamma/(1+gamma)/(1+h^2)),
+log p is the line integral of the base's score at T_MIN (:func:`score_log_density`; issue 20). A
+weighted KDE of the particles under their base weights softmax(b) is kept as the control: its smoothing
+makes the tempered variance low (for a Gaussian, 1/v = 1 - gamma/(1+gamma)/(1+h^2)),
 and its self term does so further at isolated tail particles (measured: 14 to 22 standard errors low). The other
 kernel rewards use a damped iteration phi <- phi + eta (F(phi) - phi) with eta = 1/(1 + slope bound),
 the bound gamma max_i (K w)_i (the norm of K diag(w)), halved whenever the residual grows, started

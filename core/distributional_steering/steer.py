@@ -211,7 +211,7 @@ def steer(base, reward, n_particles: int = 1000, seed: int = 0, ess_threshold: f
 
     References
     ----------
-    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026).
+    A mean-field framework for inference-time distributional control of diffusion models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

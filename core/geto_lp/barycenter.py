@@ -143,7 +143,7 @@ def barycenter(histograms, weights: Optional[Sequence[float]] = None, cost: str 
 
     References
     ----------
-    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026.
+    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

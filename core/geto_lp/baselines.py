@@ -27,7 +27,7 @@ the log-domain and convolutional results on 10 x 10 digits, and POT's pull reque
 Memory is the rise of the process's peak resident memory during the call (:func:`measured`), which
 counts HiGHS's C++ memory too. It is process-wide, so one run at a time measures it (a run that
 overlaps another reports NaN), and another page working at the same moment would add to it.
-(``tracemalloc`` was our first choice; it slowed POT's LP four-fold.)
+(Not ``tracemalloc``: it slows POT's LP four-fold.)
 """
 
 from __future__ import annotations
@@ -525,7 +525,7 @@ def compare_solvers(histograms, weights=None, cost: str = "sqeuclidean", spacing
 
     References
     ----------
-    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026.
+    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

@@ -77,7 +77,7 @@ def parse_cost(cost: object) -> SeparableCost:
 
     References
     ----------
-    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026.
+    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------
@@ -229,7 +229,7 @@ def count_variables(m: int, shape: Sequence[int]) -> int:
 
     References
     ----------
-    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026.
+    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

@@ -148,7 +148,7 @@ def build_layered_lp(histograms: np.ndarray, weights: np.ndarray, cost: Separabl
 
     References
     ----------
-    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026.
+    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

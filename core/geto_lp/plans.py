@@ -61,7 +61,7 @@ def compose_stages(stages: Sequence[sp.spmatrix]) -> sp.csr_matrix:
 
     References
     ----------
-    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026.
+    .. [1] "Grid-efficient exact LP for Wasserstein barycenters" (GETO-LP), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

@@ -19,11 +19,11 @@ runs in a worker thread.
   solution, and we return ``x = None``.
   An interior-point iterate is not a feasible flow, so there is nothing partial worth returning.
 
-- Stopping promptly: no callback runs during HiGHS's presolve, which took 2 to 5 s on the page's
+- Stopping promptly: no callback runs during HiGHS's presolve, which takes 2 to 5 s on the page's
   largest grid (48 x 48, 4 inputs, 887,040 columns) on 2 loaded cores, so the interior point skips
   presolve above ``PRESOLVE_MAX_COLUMNS`` columns: its first interrupt callback then comes within
-  about half a second, and the solve took as long either way (about 20.5 s with and without at
-  40 x 40 with 3 inputs, 385,600 columns, same optimum). Below that, presolve stays on: it saved
+  about half a second, and the solve takes as long either way (about 20.5 s with and without at
+  40 x 40 with 3 inputs, 385,600 columns, same optimum). Below that, presolve stays on: it saves
   10 to 30 % of the solve at 16 x 16 and 24 x 24, and lasts a fraction of a second there.
 
 - Scaling: HiGHS's feasibility and optimality tolerances are absolute (1e-7), while a grid's

@@ -88,7 +88,7 @@ def fit_splice(image_embeddings, vocabulary, concept_embeddings, l1: float = 0.1
     References
     ----------
     .. [1] SpLiCE: sparse linear concept embeddings, the instance-level baseline named in
-       The GRACE paper (NeurIPS 2026; its title is not recorded in our notes).
+       "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -128,7 +128,7 @@ def splice(image_embeddings, concept_embeddings, l1: float = 0.1) -> np.ndarray:
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes).
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -200,7 +200,7 @@ def fit_textspan(image_embeddings, vocabulary, concept_embeddings, n_directions:
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes);
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``);
        TextSpan is one of its baselines.
 
     Examples
@@ -315,7 +315,7 @@ def fit_sae(image_embeddings, vocabulary, concept_embeddings, k_active: int = 5,
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes);
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``);
        the SAE is one of its baselines.
 
     Examples

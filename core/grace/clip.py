@@ -111,7 +111,7 @@ def embed_images(model: TinyCLIP, images, batch: int = 512) -> np.ndarray:
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes).
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -155,7 +155,7 @@ def embed_texts(model: TinyCLIP, texts) -> np.ndarray:
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes).
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -186,7 +186,7 @@ def load_model(directory: Path | None = None) -> TinyCLIP:
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes).
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

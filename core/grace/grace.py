@@ -133,7 +133,7 @@ def fit_grace(image_embeddings, vocabulary, concept_embeddings, sparsity: float 
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes),
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``),
        "a novel training objective that preserves the geometric relations of different samples in
        the concept space".
 

@@ -243,7 +243,7 @@ def make_scene(attributes: dict, second=None, seed: int = 0, video: bool = False
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes); this
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``); this
        synthetic world (ours) stands in for its image and video benchmarks.
 
     Examples
@@ -295,7 +295,7 @@ def make_scenes(n: int, seed: int, video: bool = False) -> Scenes:
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes); this
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``); this
        synthetic world (ours) stands in for its image and video benchmarks.
 
     Examples

@@ -38,7 +38,7 @@ def default_vocabulary(video: bool = False) -> list[str]:
 
     References
     ----------
-    .. [1] The GRACE paper (NeurIPS 2026; its title is not recorded in our notes).
+    .. [1] "GRACE concept decompositions" (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

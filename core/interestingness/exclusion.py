@@ -99,7 +99,7 @@ def exclusions(rows: list[dict], rule: ExclusionRule | None = None) -> Exclusion
 
     References
     ----------
-    .. [1] The NeurIPS 2026 interestingness paper (its title is not recorded in our notes): LLM
+    .. [1] "Interestingness of math problems" (NeurIPS 2026, ``docs/PAPERS.md``): LLM
        ratings compared with those of crowdsourced and olympiad participants. The rule is ours.
 
     Examples
@@ -173,7 +173,7 @@ def kept_rows(rows: list[dict], rule: ExclusionRule | None = None) -> KeptRows:
 
     References
     ----------
-    .. [1] The NeurIPS 2026 interestingness paper (title not recorded in our notes); the rule is ours.
+    .. [1] "Interestingness of math problems" (NeurIPS 2026, ``docs/PAPERS.md``); the rule is ours.
 
     Examples
     --------

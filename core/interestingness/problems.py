@@ -144,7 +144,7 @@ def parse_problems(text: str, fmt: str, default_source: str = "imported") -> lis
 
     References
     ----------
-    .. [1] The NeurIPS 2026 interestingness paper (title not recorded in our notes): people and LLMs
+    .. [1] "Interestingness of math problems" (NeurIPS 2026, ``docs/PAPERS.md``): people and LLMs
        rate how interesting mathematical problems are. The file formats are ours.
 
     Examples
@@ -210,7 +210,7 @@ def import_problems(path: str | Path, default_source: str = "imported") -> list[
 
     References
     ----------
-    .. [1] The NeurIPS 2026 interestingness paper (title not recorded in our notes): people and LLMs
+    .. [1] "Interestingness of math problems" (NeurIPS 2026, ``docs/PAPERS.md``): people and LLMs
        rate how interesting mathematical problems are. The file formats are ours.
 
     Examples
@@ -237,7 +237,7 @@ def load_problem_bank() -> list[Problem]:
 
     References
     ----------
-    .. [1] The NeurIPS 2026 interestingness paper (title not recorded in our notes): people and LLMs
+    .. [1] "Interestingness of math problems" (NeurIPS 2026, ``docs/PAPERS.md``): people and LLMs
        rate how interesting mathematical problems are. The file formats are ours.
 
     Examples

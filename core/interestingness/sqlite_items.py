@@ -1,11 +1,11 @@
 """A participant's two calls per item (the next item, an answer) and their last (complete) on SQLite, in plain
 SQL on the store's own pooled connections.
 
-Why: through the ORM one item (``next_item`` and ``record_response``) cost about 7.4 ms of the interpreter's CPU,
-and every session of a Streamlit server shares one interpreter: with 50 participants that never pause, the p95 of
-``record_response`` was 307 ms (bench/interestingness_store.py). The same statements in plain SQL cost 0.4 to
-0.7 ms an item (the bench's CPU floor, two runs), and the p95 fell to 67 ms, then to 24.6 ms with the write
-lock taken in turn (core/common/fifo_lock.py). PostgreSQL keeps the ORM (its time is the server's round trips, well under its 300 ms target).
+Why: through the ORM one item (``next_item`` and ``record_response``) costs the interpreter many times the CPU
+of the same statements in plain SQL, and every session of a Streamlit server shares one interpreter, so with 50
+participants that never pause the ORM's CPU sets the p95 of ``record_response``; bench/interestingness_store.py
+measures that p95 and the CPU one participant's item costs. PostgreSQL keeps the ORM (its time is the server's
+round trips, well under its 300 ms target).
 
 The statements read and write exactly the columns core/interestingness/models.py maps; times go through
 SQLAlchemy's own SQLite ``DATETIME`` processors and JSON through :mod:`json`, so rows written here read the same

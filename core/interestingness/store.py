@@ -17,9 +17,9 @@ Durability and contention (our choices):
   ORM path PostgreSQL takes. Each write commits on its own (one fsync per acknowledged answer). ``GROUP_COMMIT = True``
   instead hands writes to one writer thread per store that runs every write waiting at that moment
   (up to ``MAX_GROUP``) in its own savepoint of one transaction, commits once and only then answers
-  each caller (an acknowledged write is still on disk; a refused one rolls back alone). Measured
-  under load with 50 writers that never pause, it lowered the p95 about 2x and the worst wait about
-  6x, but raised the median from about 40 ms to 0.6 to 0.9 s and breaks "an fsync per acknowledged
+  each caller (an acknowledged write is still on disk; a refused one rolls back alone). Under load
+  with 50 writers that never pause (bench/interestingness_store.py measures both), it lowers the p95
+  and the worst wait, but raises the median many-fold and breaks "an fsync per acknowledged
   answer", so it stays off by default (tests/core/interestingness/test_group_commit.py covers it).
   PostgreSQL commits are durable by the server's own settings (``synchronous_commit=on``
   by default).

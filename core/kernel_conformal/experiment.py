@@ -217,7 +217,7 @@ def compare_scores(config: CompareConfig | None = None, seed: int = 0, progress=
 
     References
     ----------
-    .. [1] "Multivariate kernel score for conformal prediction" (MKS), NeurIPS 2026.
+    .. [1] "Multivariate kernel score for conformal prediction" (MKS), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

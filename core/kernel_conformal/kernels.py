@@ -154,7 +154,7 @@ class MultivariateKernelScore:
 
     References
     ----------
-    .. [1] "Multivariate kernel score for conformal prediction" (MKS), NeurIPS 2026.
+    .. [1] "Multivariate kernel score for conformal prediction" (MKS), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------
@@ -266,7 +266,7 @@ def effective_rank(eigenvalues: np.ndarray) -> float:
 
     References
     ----------
-    .. [1] "Multivariate kernel score for conformal prediction" (MKS), NeurIPS 2026.
+    .. [1] "Multivariate kernel score for conformal prediction" (MKS), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

@@ -109,7 +109,7 @@ def run_with_cache(model, input_ids: torch.Tensor, num_loops: int) -> LoopCache:
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026): "each layer in the cycle
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``): "each layer in the cycle
     converges to a distinct fixed point".
 
     Examples

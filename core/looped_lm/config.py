@@ -23,7 +23,6 @@ SAMPLE_TEXT = ("The cat sat on the mat. The dog sat on the rug. One plus one is 
                "Water freezes at zero degrees and boils at one hundred.")
 # The two shipped looped designs, both of which learn the default task (accuracy 1.00 at 32 loops):
 # Huginn's, and additive injection with pre-norm, which answers right yet never reaches fixed points.
-# (The earlier "unstable" example, no injection with pre-norm, never learned: its loss stayed at ln 5.)
 DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"injection": "additive", "norm": "pre"}}
 # Every shipped model (assets/looped_lm/<name>/, made by python -m core.looped_lm.ship checkpoints): the two
 # designs, the stable design trained on shuffled targets (the claim tests' control), the feedforward

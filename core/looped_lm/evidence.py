@@ -102,7 +102,7 @@ def cycle_evidence(model, task, loops: int = 40, n: int = 64, seed: int = 123, r
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026): "each layer in the cycle
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``): "each layer in the cycle
     converges to a distinct fixed point ... attention-head behavior stabilizes".
 
     Examples
@@ -270,7 +270,7 @@ def stages_repeat(stages) -> bool:
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026): "recurrent blocks learn
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``): "recurrent blocks learn
     stages of inference that closely mirror those of feedforward models, repeating these stages".
 
     Examples

@@ -130,7 +130,7 @@ def causal_lm_profile(model, tokenizer, text: str = SAMPLE_TEXT, max_tokens: int
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026): the feedforward stages of
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``): the feedforward stages of
     inference the looped ones are compared with.
 
     Examples

@@ -42,7 +42,7 @@ def fixed_point_residuals(hiddens: torch.Tensor, reduce: str = "mean") -> np.nda
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026).
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -179,7 +179,7 @@ def spectral_radius(step, state: torch.Tensor, k: int = 4, seed: int = 0, tol: f
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026).
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``).
     """
     from core.common.config import check_range
 
@@ -225,7 +225,7 @@ def attention_change(attentions: torch.Tensor) -> np.ndarray:
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026).
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------

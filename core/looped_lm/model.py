@@ -105,7 +105,7 @@ class LoopedLM(nn.Module):
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026); Geiping et al., "Scaling up
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``); Geiping et al., "Scaling up
     test-time compute with latent reasoning: a recurrent depth approach" (Huginn), 2025.
 
     Examples

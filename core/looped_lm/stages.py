@@ -153,7 +153,7 @@ def hop_stages(model, feedforward, task, loops: int = 12, n: int = 256, seed: in
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026): stages of inference in
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``): stages of inference in
     looped and feedforward models.
 
     Examples

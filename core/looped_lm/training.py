@@ -92,7 +92,7 @@ def sample_loops(mean_recurrence: int, backprop_depth: int, rng: np.random.Gener
     References
     ----------
     Geiping et al., "Scaling up test-time compute with latent reasoning: a recurrent depth approach", 2025
-    (the sampler); used by Mechanistic analysis of looped reasoning language models (NeurIPS 2026).
+    (the sampler); used by Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``).
 
     Examples
     --------
@@ -334,7 +334,7 @@ def train(config: LoopedConfig, task: Task | None = None, steps: int | None = No
 
     References
     ----------
-    Mechanistic analysis of looped reasoning language models (NeurIPS 2026); Geiping et al. (Huginn), 2025.
+    Mechanistic analysis of looped reasoning language models (NeurIPS 2026, ``docs/PAPERS.md``); Geiping et al. (Huginn), 2025.
 
     Examples
     --------

@@ -212,7 +212,7 @@ def train_adapter(W0: np.ndarray, X: np.ndarray, y: np.ndarray, config: AdapterC
 
     References
     ----------
-    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026: the optimal adapter aligns with the
+    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026, ``docs/PAPERS.md``: the optimal adapter aligns with the
        max-margin solution in an intermediate regime of lambda.
 
     Examples

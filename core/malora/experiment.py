@@ -239,7 +239,7 @@ def compare_merges(config: MergeConfig | None = None, seed: int = 0, progress=No
 
     References
     ----------
-    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026: merged models keep a positive margin on
+    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026, ``docs/PAPERS.md``: merged models keep a positive margin on
        every task and MaLoRA matches or beats adapter-merging baselines.
 
     Examples
@@ -526,7 +526,7 @@ def lambda_sweep(config: SweepConfig | None = None, seed: int = 0, progress=None
 
     References
     ----------
-    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026: lambda trades retention for adaptation,
+    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026, ``docs/PAPERS.md``: lambda trades retention for adaptation,
        and the adapter aligns with the max-margin solution in an intermediate regime.
 
     Examples

@@ -50,7 +50,7 @@ def malora_coefficients(base_margin: float, task_margins: Sequence[float]) -> np
 
     References
     ----------
-    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026: margin-balancing coefficients
+    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026, ``docs/PAPERS.md``: margin-balancing coefficients
        maximise the margin on the union of tasks.
 
     Examples
@@ -154,7 +154,7 @@ def merged_delta(adapters: Sequence, method: str, *, weights: Sequence[float] | 
 
     References
     ----------
-    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026.
+    .. [1] "Margin-based LoRA merging" (MaLoRA), NeurIPS 2026, ``docs/PAPERS.md``.
     .. [2] Yadav et al. (2023), "TIES-Merging: resolving interference when merging models", NeurIPS;
        Yu et al. (2024), "Language models are super Mario" (DARE), ICML.
 

@@ -331,7 +331,7 @@ def ascend(config: AscentConfig | None = None, seed: int = 0, progress=None, sta
 
     References
     ----------
-    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026.
+    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

@@ -235,7 +235,7 @@ def train_digits(config: DigitsConfig | None = None, seed: int = 0, progress=Non
 
     References
     ----------
-    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026.
+    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

@@ -69,7 +69,7 @@ def critical_lambda(dim: int, class_sizes, eps: float) -> np.ndarray:
 
     References
     ----------
-    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026.
+    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------
@@ -101,7 +101,7 @@ def singular_value_roots(dim: int, class_sizes, eps: float, lam: float) -> Roots
 
     References
     ----------
-    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026.
+    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------
@@ -289,7 +289,7 @@ def distance_to_maximisers(Z, labels, eps: float, lam: float, ranks=None, max_it
 
     References
     ----------
-    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026.
+    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

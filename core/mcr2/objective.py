@@ -101,7 +101,7 @@ def coding_rate(Z, eps: float) -> float:
 
     References
     ----------
-    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026.
+    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------
@@ -169,7 +169,7 @@ def rate_reduction(Z, labels, eps: float, lam: float = 0.0) -> float:
 
     References
     ----------
-    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026.
+    .. [1] "MCR2 error bound and linear convergence" (the paper's claim in :mod:`core.mcr2`), NeurIPS 2026, ``docs/PAPERS.md``.
 
     Examples
     --------

@@ -25,7 +25,7 @@ the parameters).
 
 Ours too: the one-shadow estimate expands every pair of strings of overlapping generators into
 Pauli products, in one vectorised pass with no progress inside it; past :data:`MAX_PRODUCT_PAIRS`
-pairs (large k on long, deep circuits: 54 M pairs took 150 s and 4.4 GB at 16 qubits, 6 layers,
+pairs (large k on long, deep circuits: 54 M pairs take 150 s and 4.4 GB at 16 qubits, 6 layers,
 k = 4) it would hold a shared server's core and memory, so it is skipped and
 :attr:`MetricView.shadow_skipped` says why.
 """

@@ -8,7 +8,7 @@ reserve is the best of the cluster's observed values, and k is chosen from {1, 2
 a validation split. A test point takes the reserve of the cluster whose centre is nearest.
 
 KMeans runs on one OpenMP thread: on a few thousand 1-D points its threads only contend (on a
-loaded 2-core machine a fit took 25x longer with them), and the clusters do not change.
+loaded 2-core machine a fit takes 25x longer with them), and the clusters do not change.
 
 The bound we draw for RIC-h (:func:`cluster_bound`) is ours, not Medina & Vassilvitskii's: their
 paper's theorem (its exponent and constants) was not available to us. It is the bound their kind of

@@ -1,8 +1,9 @@
 """A served script run ends without a full garbage collection (``runner.postScriptGC`` is off in
 .streamlit/config.toml). Every fragment poll of a live run is a script run; on a warmed server a full
-collection walked about 800,000 objects holding the GIL (0.4 to 0.5 s), and two visitors watching their
-runs made each run 7x slower (see app/ui/warmup.py). AppTest's runner never collects, so this needs a real
-server: the script counts full collections with a ``gc`` callback, and each new tab is one more run."""
+collection walks about 800,000 objects holding the GIL (0.4 to 0.5 s), so with two visitors watching their
+runs, a collection after each would make each run several times slower (see app/ui/warmup.py). AppTest's
+runner never collects, so this needs a real server: the script counts full collections with a ``gc`` callback,
+and each new tab is one more run."""
 
 import pytest
 

@@ -1,6 +1,6 @@
 """The public API's contract: run_with_cache leaves the model's mode as it found it, result types export,
-every entry point refuses bad input before doing anything (the field named), and the page's PCA (now
-:func:`core.looped_lm.principal_projection`) agrees with scikit-learn's."""
+every entry point refuses bad input before doing anything (the field named), and the page's PCA
+(:func:`core.looped_lm.principal_projection`) agrees with scikit-learn's."""
 
 import numpy as np
 import pytest
