@@ -42,9 +42,12 @@ def claims_block(key: str, ledger: Sequence[tuple[Claim, Verdict | None]]) -> st
             commands.append(verdict.command)
         if verdict and verdict.measured_at not in dates:
             dates.append(verdict.measured_at)
-    measured = ", ".join(f"`{c}`" for c in commands) or "no command yet"
-    lines += ["", f"Measured by {measured} (numbers of {', '.join(sorted(dates)) or 'no date'}); how each "
-              f"verdict follows from them: [bench/results/{key}.md](../bench/results/{key}.md)."]
+    table = f"[bench/results/{key}.md](../bench/results/{key}.md)"
+    if commands:
+        lines += ["", f"Measured by {', '.join(f'`{c}`' for c in commands)} (numbers of {', '.join(sorted(dates))}); "
+                  f"how each verdict follows from them: {table}."]
+    else:
+        lines += ["", f"Nothing measures these claims yet; why, claim by claim: {table}."]
     return "\n".join(lines)
 
 

@@ -154,6 +154,8 @@ def test_a_stale_or_missing_claim_table_is_caught():
     assert papers.block_in(fresh, "x") == block and fresh.startswith("## X (`x`)")
     worse = papers.claims_block("x", [(claim, Verdict("exact", "not reproduced", "gap 0.1", "apart", "c", "d"))])
     assert papers.block_in(fresh, "x") != worse  # a changed verdict makes the stored table stale
+    untested = papers.claims_block("x", [(claim, Verdict("exact", "not tested", "", "no bench yet", "", "d"))])
+    assert "| **not tested** | – |" in untested and "Nothing measures these claims yet" in untested
     with pytest.raises(ValueError, match=r"key: docs/PAPERS.md has no <!-- claims:y --> markers; allowed keys x"):
         papers.with_block(text, "y", block)
 
@@ -176,3 +178,20 @@ def test_the_citation_scan_counts_a_bare_paper_reference():
     cited = '.. [1] "Looped reasoning LMs" (NeurIPS 2026,\n       ``docs/PAPERS.md``).\n'
     bare = '.. [1] "Looped reasoning LMs", NeurIPS 2026 (abstract only).\n'
     assert uncited_papers(cited) == 0 and uncited_papers(bare) == 1 and uncited_papers(cited + bare + bare) == 2
+
+
+def test_writing_a_systems_verdicts_rewrites_its_table_in_papers(tmp_path, monkeypatch):
+    import json
+
+    from bench import mcr2, report
+
+    stored = json.loads((report.DEFAULT_RESULTS / "mcr2.json").read_text())
+    asked = []
+    monkeypatch.setattr(papers, "write", lambda keys: asked.append(list(keys)))
+    monkeypatch.setattr(report, "RESULTS", tmp_path)            # a scratch results folder: the docs are left alone
+    report.write_results("mcr2", dict(stored), mcr2.table(stored), verdicts=mcr2.verdicts)
+    assert asked == [] and (tmp_path / "mcr2.json").is_file()
+    monkeypatch.setattr(report, "DEFAULT_RESULTS", tmp_path)    # the project's own folder: its table follows
+    report.write_results("mcr2", dict(stored), mcr2.table(stored), verdicts=mcr2.verdicts)
+    assert asked == [["mcr2"]]
+    assert json.loads((tmp_path / "mcr2.json").read_text())["verdicts"] == stored["verdicts"]
