@@ -26,7 +26,8 @@ PAPERS = ROOT / "docs" / "PAPERS.md"
 HEADING = re.compile(r"^## (?P<title>.+) \(`(?P<key>[a-z0-9_]+)`\)$", re.MULTILINE)
 
 
-def _cell(text: str) -> str:
+def markdown_cell(text: str) -> str:
+    """``text`` as one cell of a markdown table: pipes escaped, on one line, "–" when empty."""
     return text.replace("|", "\\|").replace("\n", " ").strip() or "–"
 
 
@@ -37,7 +38,8 @@ def claims_block(key: str, ledger: Sequence[tuple[Claim, Verdict | None]]) -> st
     commands, dates = [], []
     for claim, verdict in ledger:
         status = f"**{verdict.status}**" if verdict else "**no verdict**"
-        lines.append(f"| {_cell(claim.statement)} | {status} | {_cell(verdict.figure if verdict else '')} |")
+        figure = verdict.figure if verdict else ""
+        lines.append(f"| {markdown_cell(claim.statement)} | {status} | {markdown_cell(figure)} |")
         if verdict and verdict.command and verdict.command not in commands:
             commands.append(verdict.command)
         if verdict and verdict.measured_at not in dates:
@@ -74,23 +76,23 @@ def sections(text: str) -> list[tuple[str, str]]:
     return [(m["title"], m["key"]) for m in HEADING.finditer(text)]
 
 
-def stored_block(key: str, results_dir: Path | None = None) -> str:
-    """The block that ``key``'s stored results give."""
-    return claims_block(key, load_ledger(key, results_dir))
+def stored_block(key: str) -> str:
+    """The block that ``key``'s stored results (``bench/results/<key>.json``) give."""
+    return claims_block(key, load_ledger(key))
 
 
-def write(keys: Sequence[str] | None = None, path: Path = PAPERS, results_dir: Path | None = None) -> list[str]:
+def write(keys: Sequence[str] | None = None) -> list[str]:
     """Rewrite the blocks of ``keys`` (every section's key by default) from the stored results; returns
     the keys whose block changed."""
-    text = path.read_text()
+    text = PAPERS.read_text()
     changed = []
     for key in keys if keys is not None else [k for _, k in sections(text)]:
-        block = stored_block(key, results_dir)
+        block = stored_block(key)
         if block_in(text, key) != block:
             text = with_block(text, key, block)
             changed.append(key)
     if changed:
-        path.write_text(text)
+        PAPERS.write_text(text)
     return changed
 
 

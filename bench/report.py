@@ -46,7 +46,7 @@ def verdict_table(key: str, verdicts: list[Verdict]) -> str:
     lines = ["", "## Claims and verdicts", "", "| claim | status | figure | how it follows |", "|---|---|---|---|"]
     for v in verdicts:
         cells = [statements[v.claim_id], f"**{v.status}**", v.figure or "–", v.detail]
-        lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+        lines.append("| " + " | ".join(map(papers.markdown_cell, cells)) + " |")
     return "\n".join(lines) + "\n"
 
 
