@@ -29,4 +29,4 @@ USER paperlab
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD python -c "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://localhost:8501/_stcore/health', timeout=4).read() != b'ok')"
-CMD ["python", "-m", "app.serve", "--server.address=0.0.0.0"]
+CMD ["streamlit", "run", "app/main.py", "--server.address=0.0.0.0"]

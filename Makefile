@@ -1,7 +1,8 @@
 # Two commands for a fresh clone on a machine with Python 3.11:
-#   make run    create .venv, install the app, launch it on http://localhost:8501
+#   make run    create .venv, install the app, launch it on http://localhost:8501 (streamlit run app/main.py)
 #   make test   create .venv, install the app and the test tools, run the whole suite
 #   make test-fast        the suite without claim reproductions, browser tests and slow tests
+#   make dev              make run with reloads: the file watcher on, a rerun on every save
 #   make lint             ruff check . (the rules in ruff.toml); .ci/run runs it before the tests
 #   make screenshots      refresh the docs/*.png screenshots from the browser tests, on purpose
 PYTHON ?= python3.11
@@ -9,7 +10,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test test-fast lint screenshots bench clean
+.PHONY: run dev test test-fast lint screenshots bench clean
 
 # Two workers use both cores; XDIST= runs everything in one process.
 XDIST ?= -n 2 --dist loadgroup
@@ -27,7 +28,10 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 	touch $@
 
 run: $(VENV)/.runtime
-	PYTHONPATH=. $(PY) -m app.serve --server.port $(PORT)
+	$(PY) -m streamlit run app/main.py --server.port $(PORT)
+
+dev: $(VENV)/.runtime
+	$(PY) -m streamlit run app/main.py --server.port $(PORT) --server.fileWatcherType auto --server.runOnSave true
 
 test: $(VENV)/.dev
 	$(PY) -m pytest $(XDIST) --durations=30

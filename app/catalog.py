@@ -175,7 +175,7 @@ EXTRAS = (
     ExtraPage("interestingness_study", "interestingness", "Interestingness study (participant view)",
               participant=True),
 )
-# Pages beyond each system's own: page module -> the system it belongs to (app/main.py builds and routes them).
+# Pages beyond each system's own: page module -> the system it belongs to (app/shell.py builds and routes them).
 EXTRA_PAGES = {extra.key: extra.system for extra in EXTRAS}
 
 

@@ -1,8 +1,7 @@
 """Start a real ``streamlit run`` in a subprocess and wait until it answers healthy.
 
-Used by the end-to-end tests and by ``bench/app.py``. The app is started as ``make run`` and the
-Docker image start it, through :mod:`app.serve` (Streamlit plus the warm-up from the first second);
-any other script (a benchmark's anchor page) through plain ``streamlit run``.
+Used by the end-to-end tests, ``deploy/cluster.py`` and the benches. The app is started as users
+start it, ``streamlit run app/main.py``; a benchmark's anchor page the same way.
 """
 
 from __future__ import annotations
@@ -25,14 +24,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, log_path: Path, script: str = "app/main.py", env: dict | None = None) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    launch = ["-m", "app.serve"] if script == "app/main.py" else ["-m", "streamlit", "run", script]
+LAUNCHES = ("streamlit run", "make run")   # the two commands the README gives for starting the app
+
+
+def start_server(port: int, log_path: Path, script: str = "app/main.py", env: dict | None = None,
+                 launch: str = "streamlit run") -> subprocess.Popen:
+    """``streamlit run <script>`` on ``127.0.0.1:<port>`` (or, with ``launch="make run"``, ``make run PORT=<port>``,
+    which runs app/main.py), its output to ``log_path``; in a session of its own, so that :func:`stop_server` stops
+    all of it."""
+    if launch not in LAUNCHES:
+        raise ValueError(f"launch: {launch!r} is not a launch command; allowed {', '.join(LAUNCHES)}")
+    if launch == "make run" and script != "app/main.py":
+        raise ValueError(f"script: 'make run' serves app/main.py only, not {script!r}")
+    env = {**os.environ, **(env or {})}
+    argv = (["make", "--no-print-directory", "run", f"PORT={port}"] if launch == "make run"
+            else [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
+                  "--server.address", "127.0.0.1", "--server.headless", "true"])
     with open(log_path, "wb") as log:
-        return subprocess.Popen(
-            [sys.executable, *launch, "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
 def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> float:

@@ -1,24 +1,30 @@
-"""First views as a browser sees them: every page cold (the first URL of a fresh server) and warm.
+"""First views as a browser sees them, for each way of starting the app: every page cold (the first URL of a
+fresh server) and warm.
 
-For each page a fresh server is started the way users start it (``python -m app.serve``, whose
-background warm-up starts ``PAPERLAB_WARM_DELAY`` seconds later) and headless Chromium opens the page
-directly, as a shared link is opened: the cold time runs from the navigation's start until the page's
-main figure (its first figure, a shipped picture or a plotly chart; the title or the table on pages
-without one) is drawn, the median of ``--cold-repeats`` fresh servers (a single view moved by up to a
-second between runs on this machine). Once the server's warm-up is over (its CPU idle), the page is opened again in
-new tabs, each once the server is idle again: the warm time (the browser has cached the front end's
-code by then); then once in a fresh browser profile: a new visitor on a warm server, as a room of
-students opening a shared link arrives. The server's resident memory is read
-after the first view and after the warm-up. The anchor is a bare Streamlit page with one plotly
-chart, started and timed the same way in the same run; ratios are against it.
+Each launch command the README gives (``streamlit run app/main.py`` and ``make run``, ``app.server.LAUNCHES``)
+is measured the same way, side by side. For each page, fresh servers are started by that command and headless
+Chromium opens the page directly, as a shared link is opened: the cold time runs from the navigation's start
+until the page's main figure (its first figure, a shipped picture or a plotly chart; the title or the table
+on pages without one) is drawn, the median of ``--cold-repeats`` fresh servers, each in a fresh browser (a
+single view moved by up to a second between runs on this machine). Then one more server per command is left
+to finish its warm-up (``PAPERLAB_WARM_DELAY`` seconds after it listens, until its CPU is idle) and each page
+is opened in new tabs of one browser, each once the server is idle again: the warm time (the median of the
+tabs after a first one, so that the browser has cached the page's code); then once in a fresh browser profile: a new visitor on a warm server,
+as a room of students opening a shared link arrives. The server's resident memory is read after each
+page's first cold view and after the warm-up. The anchor is a bare Streamlit page with one plotly chart,
+started with ``streamlit run`` and timed the same way in the same run; ratios are against it.
 
-    python bench/app.py            # writes bench/results/app.json and bench/results/app.md
-    python bench/app.py --warm-repeats 7 --cold-repeats 5 --pages grace quantum_ng
+    python bench/app.py            # both commands: writes bench/results/app.json and bench/results/app.md
+    python bench/app.py --launch "make run" --pages grace quantum_ng --cold-repeats 5
+
+Measuring one command keeps the other's figures (with the anchor of the run that measured them) and
+rewrites the table.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
@@ -31,9 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.catalog import SYSTEMS  # noqa: E402
-from bench.browser import ANCHOR, FIGURE, browser, rss_mb, server, time_first_view, wait_idle  # noqa: E402
+from app.server import LAUNCHES  # noqa: E402
 from app.ui.warmup import warm_delay  # noqa: E402
-from bench.report import write_results  # noqa: E402
+from bench.browser import ANCHOR, FIGURE, browser, rss_mb, server, time_first_view, wait_idle  # noqa: E402
+from bench import report  # noqa: E402
 
 BUDGET = {"cold_s": 3.0, "warm_s": 2.0}
 # page path -> what marks its first view as drawn (pages without a figure wait for their title or table)
@@ -44,93 +51,132 @@ def pages() -> list[str]:
     return ["", "claims"] + [s.key for s in SYSTEMS if s.built]
 
 
-def measure(path: str, script: str, warm_repeats: int, cold_repeats: int = 1) -> dict:
-    """Cold view of ``path`` on a fresh server, memory, then warm views once the warm-up is over, then a new
-    visitor's; then ``cold_repeats - 1`` more cold views, each on a fresh server in a fresh browser (the cold time
-    is their median)."""
-    result = measure_once(path, script, warm_repeats)
-    colds = [result["cold_s"]]
-    for _ in range(cold_repeats - 1):
-        with server(script) as (url, _proc), browser() as new_page:
-            colds.append(time_first_view(new_page, f"{url}/{path}", result["selector"]))
-    return {**result, "cold_s": statistics.median(colds), "cold_samples_s": colds}
+def cold(path: str, script: str, repeats: int, launch: str = "streamlit run") -> dict:
+    """``path`` opened as the first URL of ``repeats`` fresh servers, each in a fresh browser: the median."""
+    colds, healthy, rss = [], [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        with server(script, launch=launch) as (url, pid), browser() as new_page:
+            healthy.append(time.perf_counter() - t0)
+            colds.append(time_first_view(new_page, f"{url}/{path}", SELECTORS.get(path, FIGURE)))
+            rss.append(rss_mb(pid))
+    return {"cold_s": statistics.median(colds), "cold_samples_s": colds,
+            "start_to_healthy_s": statistics.median(healthy), "rss_after_first_view_mb": statistics.median(rss)}
 
 
-def measure_once(path: str, script: str, warm_repeats: int) -> dict:
-    selector = SELECTORS.get(path, FIGURE)
+def warm(paths: list[str], script: str, repeats: int, launch: str = "streamlit run") -> tuple[dict, dict]:
+    """On one server whose warm-up is over: each path's warm views (new tabs, each on an idle server, the
+    median) and a new visitor's view (a fresh browser profile). Returns (per path, the server's figures)."""
+    views = {}
     t0 = time.perf_counter()
-    with server(script) as (url, proc):
+    with server(script, launch=launch) as (url, pid):
         ready = time.perf_counter()
-        healthy = ready - t0
+        # the warm-up's delay starts just before the server listens: wait it out, then for the CPU to go idle
+        time.sleep(max(0.0, ready + warm_delay() + 1.0 - time.perf_counter()))
+        waited = wait_idle(pid)
+        rss_idle = rss_mb(pid)
         with browser() as new_page:
-            cold = time_first_view(new_page, f"{url}/{path}", selector)
-            rss_first = rss_mb(proc.pid)
-            # the warm-up's delay starts once the served pages are imported, just before the server listens:
-            # counted from the start, the wait for it to go idle would run before it began, and the warm views
-            # would be taken during the imports
-            time.sleep(max(0.0, ready + warm_delay() + 1.0 - time.perf_counter()))
-            waited = wait_idle(proc.pid)
-            warm = []
-            for _ in range(warm_repeats):
-                # each tab on an idle server: the last tab's page goes on running (the rest of its script, the
-                # pictures' upgrade) after its figure is drawn, and tabs taken back to back would measure that too
-                wait_idle(proc.pid, quiet_s=1.0)
-                warm.append(time_first_view(new_page, f"{url}/{path}", selector))
-            rss_idle = rss_mb(proc.pid)
-        wait_idle(proc.pid, quiet_s=1.0)
-        with browser() as fresh_page:   # a new visitor on the warm server: nothing cached in their browser
-            visitor = time_first_view(fresh_page, f"{url}/{path}", selector)
-    return {"start_to_healthy_s": healthy, "cold_s": cold, "warm_s": statistics.median(warm), "warm_samples_s": warm,
-            "new_visitor_s": visitor, "rss_after_first_view_mb": rss_first, "rss_after_warm_up_mb": rss_idle,
-            "warm_up_wait_s": waited, "selector": selector}
+            for path in paths:
+                samples = []
+                wait_idle(pid, quiet_s=1.0)
+                time_first_view(new_page, f"{url}/{path}", SELECTORS.get(path, FIGURE))   # the browser caches its code
+                for _ in range(repeats):
+                    # each tab on an idle server: the last tab's page goes on running (the rest of its script, the
+                    # pictures' upgrade) after its figure is drawn, and tabs taken back to back would measure that
+                    wait_idle(pid, quiet_s=1.0)
+                    samples.append(time_first_view(new_page, f"{url}/{path}", SELECTORS.get(path, FIGURE)))
+                views[path] = {"warm_s": statistics.median(samples), "warm_samples_s": samples}
+        for path in paths:
+            wait_idle(pid, quiet_s=1.0)
+            with browser() as fresh_page:   # a new visitor on the warm server: nothing cached in their browser
+                views[path]["new_visitor_s"] = time_first_view(fresh_page, f"{url}/{path}", SELECTORS.get(path, FIGURE))
+    return views, {"start_to_healthy_s": ready - t0, "warm_up_wait_s": waited, "rss_after_warm_up_mb": rss_idle}
+
+
+def measure(paths: list[str], script: str, cold_repeats: int, warm_repeats: int, launch: str = "streamlit run") -> dict:
+    """Every path cold, then warm, for one launch command."""
+    colds = {path: cold(path, script, cold_repeats, launch) for path in paths}
+    warms, served = warm(paths, script, warm_repeats, launch)
+    return {"server": served, "pages": {path or "home": {**colds[path], **warms[path]} for path in paths}}
+
+
+def with_ratios(section: dict) -> dict:
+    """``section`` (one launch command's pages and the anchor of its run) with each page's ratios to that anchor."""
+    a = section["anchor"]["pages"]["home"]
+    for m in section["pages"].values():
+        m["cold_ratio_to_anchor"] = m["cold_s"] / a["cold_s"]
+        m["warm_ratio_to_anchor"] = m["warm_s"] / a["warm_s"]
+        m["new_visitor_ratio_to_anchor"] = m["new_visitor_s"] / a["new_visitor_s"]
+        m["rss_ratio_to_anchor"] = m["rss_after_first_view_mb"] / a["rss_after_first_view_mb"]
+    return section
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--launch", choices=LAUNCHES, action="append",
+                        help="measure this launch command (repeatable; default: every one)")
     parser.add_argument("--warm-repeats", type=int, default=5)
     parser.add_argument("--cold-repeats", type=int, default=3, help="fresh servers per page (the median is reported)")
     parser.add_argument("--pages", nargs="*", help="page paths (default: home, claims and every built page)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        anchor_script = Path(tmp) / "anchor.py"
-        anchor_script.write_text(ANCHOR)
-        anchor = measure("", str(anchor_script), args.warm_repeats, args.cold_repeats)
-        measured = {path or "home": measure(path, "app/main.py", args.warm_repeats, args.cold_repeats)
-                    for path in (args.pages or pages())}
-    for m in measured.values():
-        m["cold_ratio_to_anchor"] = m["cold_s"] / anchor["cold_s"]
-        m["warm_ratio_to_anchor"] = m["warm_s"] / anchor["warm_s"]
-        m["new_visitor_ratio_to_anchor"] = m["new_visitor_s"] / anchor["new_visitor_s"]
-        m["rss_ratio_to_anchor"] = m["rss_after_first_view_mb"] / anchor["rss_after_first_view_mb"]
+    paths = args.pages or pages()
+    previous = report.RESULTS / "app.json"
+    launches = json.loads(previous.read_text()).get("launches", {}) if previous.exists() else {}
+    for launch in args.launch or LAUNCHES:
+        with tempfile.TemporaryDirectory() as tmp:
+            anchor_script = Path(tmp) / "anchor.py"
+            anchor_script.write_text(ANCHOR)
+            anchor = measure([""], str(anchor_script), args.cold_repeats, args.warm_repeats)
+            section = measure(paths, "app/main.py", args.cold_repeats, args.warm_repeats, launch)
+        launches[launch] = with_ratios({"measured_at": time.strftime("%Y-%m-%d"), "cold_repeats": args.cold_repeats,
+                                        "warm_repeats": args.warm_repeats, "anchor": anchor, **section})
     result = {"machine": {"python": platform.python_version(), "processor": platform.processor() or platform.machine(),
-                          "cpus": os.cpu_count()},
-              "warm_repeats": args.warm_repeats, "cold_repeats": args.cold_repeats, "budget_s": BUDGET, "anchor": anchor, "pages": measured}
+                          "cpus": os.cpu_count()}, "budget_s": BUDGET, "launches": launches}
+    every = [m for section in launches.values() for m in section["pages"].values()]
     result["checks"] = {
-        "every_cold_first_view_under_3s": all(m["cold_s"] < BUDGET["cold_s"] for m in measured.values()),
-        "every_warm_first_view_under_2s": all(m["warm_s"] < BUDGET["warm_s"] for m in measured.values()),
+        "every_cold_first_view_under_3s": all(m["cold_s"] < BUDGET["cold_s"] for m in every),
+        "every_warm_first_view_under_2s": all(m["warm_s"] < BUDGET["warm_s"] for m in every),
+        "every_launch_command_measured": set(launches) == set(LAUNCHES),
     }
-    return write_results("app", result, table(result))
+    return report.write_results("app", result, table(result))
 
 
 def table(result: dict) -> str:
-    a = result["anchor"]
-    lines = ["First views in headless Chromium (navigation start to the main figure drawn, as the page notes it); "
-             f"cold = median of {result.get('cold_repeats', 1)} fresh servers, each in a fresh browser; "
-             f"warm = median of {result['warm_repeats']} new tabs after the server's warm-up, each on an idle "
-             "server; new visitor = a fresh browser profile on the warm server (nothing cached in the browser).", "",
-             "| page | cold (s) | cold / anchor | warm (s) | warm / anchor | new visitor (s) | new visitor / anchor | "
-             "RSS after first view (MB) | RSS after warm-up (MB) | server healthy after (s) |",
-             "|---|---|---|---|---|---|---|---|---|---|",
-             f"| anchor (bare page, one chart) | {a['cold_s']:.2f} | 1.00 | {a['warm_s']:.2f} | 1.00 | "
-             f"{a['new_visitor_s']:.2f} | 1.00 | "
-             f"{a['rss_after_first_view_mb']:.0f} | {a['rss_after_warm_up_mb']:.0f} | {a['start_to_healthy_s']:.2f} |"]
-    for name, m in result["pages"].items():
-        lines.append(f"| {name} | {m['cold_s']:.2f} | {m['cold_ratio_to_anchor']:.2f} | {m['warm_s']:.2f} | "
-                     f"{m['warm_ratio_to_anchor']:.2f} | {m['new_visitor_s']:.2f} | "
-                     f"{m['new_visitor_ratio_to_anchor']:.2f} | {m['rss_after_first_view_mb']:.0f} | "
-                     f"{m['rss_after_warm_up_mb']:.0f} | {m['start_to_healthy_s']:.2f} |")
-    lines += ["", f"Budgets: cold < {result['budget_s']['cold_s']:g} s, warm < {result['budget_s']['warm_s']:g} s. "
-              "The memory after the warm-up is what a replica holds with PAPERLAB_WARM=all; "
+    launches = result["launches"]
+    names = [n for n in LAUNCHES if n in launches]
+    paths = list(next(iter(launches.values()))["pages"]) if launches else []
+    first = launches[names[0]] if names else {}
+    lines = ["First views in headless Chromium (navigation start to the main figure drawn, as the page notes it), "
+             "for each command that starts the app. Cold = the page opened as the first URL of a fresh server, "
+             f"median of {first.get('cold_repeats', '?')} fresh servers, each in a fresh browser; warm = median of "
+             f"{first.get('warm_repeats', '?')} new tabs on a server whose warm-up is over, each on an idle server; "
+             "each ratio is to the anchor (a bare Streamlit page with one chart) timed in the same run.", "",
+             "| page | " + " | ".join(f"`{n}` cold (s) | / anchor | warm (s) | / anchor" for n in names) + " |",
+             "|---|" + "---|---|---|---|" * len(names)]
+    rows = [("anchor (bare page, one chart)", {n: launches[n]["anchor"]["pages"]["home"] for n in names}, True)]
+    rows += [(p, {n: launches[n]["pages"][p] for n in names if p in launches[n]["pages"]}, False) for p in paths]
+    for label, per, is_anchor in rows:
+        cells = []
+        for n in names:
+            m = per.get(n)
+            cells.append("– | – | – | –" if m is None else
+                         f"{m['cold_s']:.2f} | {1.0 if is_anchor else m['cold_ratio_to_anchor']:.2f} | "
+                         f"{m['warm_s']:.2f} | {1.0 if is_anchor else m['warm_ratio_to_anchor']:.2f}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "New visitors (a fresh browser profile on the warm server) and memory:", "",
+              "| command | measured | worst new visitor (s) / anchor | RSS after first view (MB) | "
+              "RSS after warm-up (MB) | anchor RSS (MB) | server healthy after (s) |", "|---|---|---|---|---|---|---|"]
+    for n in names:
+        s = launches[n]
+        worst = max(s["pages"].items(), key=lambda kv: kv[1]["new_visitor_s"])
+        rss = [m["rss_after_first_view_mb"] for m in s["pages"].values()]
+        lines.append(f"| `{n}` | {s['measured_at']} | {worst[1]['new_visitor_s']:.2f} ({worst[0]}) / "
+                     f"{s['anchor']['pages']['home']['new_visitor_s']:.2f} | {min(rss):.0f} to {max(rss):.0f} | "
+                     f"{s['server']['rss_after_warm_up_mb']:.0f} | {s['anchor']['pages']['home']['rss_after_first_view_mb']:.0f} | "
+                     f"{s['server']['start_to_healthy_s']:.2f} |")
+    lines += ["", f"Budgets: cold < {result['budget_s']['cold_s']:g} s, warm < {result['budget_s']['warm_s']:g} s, "
+              "for every command. Both commands run the same start-up (app/main.py's lifespan, before the server "
+              "listens). The memory after the warm-up is what a replica holds with PAPERLAB_WARM=all; "
               "PAPERLAB_WARM=none or a list of systems keeps it to what a replica serves."]
     return "\n".join(lines) + "\n"
 

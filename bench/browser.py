@@ -39,17 +39,26 @@ def chromium() -> str:
 
 
 @contextmanager
-def server(script: str = "app/main.py", env: dict | None = None):
-    """A fresh server on a free port: yields (url, process); stopped on exit."""
+def server(script: str = "app/main.py", env: dict | None = None, launch: str = "streamlit run"):
+    """A fresh server on a free port, started by ``launch`` (``app.server.LAUNCHES``): yields (url, pid of the
+    Python process that serves); stopped on exit."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        proc = start_server(port, Path(tmp) / "server.log", script=script, env=env)
+        proc = start_server(port, Path(tmp) / "server.log", script=script, env=env, launch=launch)
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, proc, timeout=120)
-            yield url, proc
+            yield url, serving_pid(proc.pid)
         finally:
             stop_server(proc)
+
+
+def serving_pid(pid: int) -> int:
+    """The process that serves: ``pid`` itself, or for ``make run`` the Python process make started."""
+    while (Path(f"/proc/{pid}/exe").resolve().name.startswith("make")
+           and (children := Path(f"/proc/{pid}/task/{pid}/children").read_text().split())):
+        pid = int(children[0])
+    return pid
 
 
 @contextmanager

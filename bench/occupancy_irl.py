@@ -212,7 +212,7 @@ sys.path.insert(0, sys.argv[1])
 import app.ui.warmup as warmup
 warmup.warm_up = lambda modules, delay=0.0: threading.Thread()
 from streamlit.testing.v1 import AppTest
-at = AppTest.from_file(sys.argv[1] + "/app/main.py", default_timeout=120).run()
+at = AppTest.from_file(sys.argv[1] + "/app/shell.py", default_timeout=120).run()
 t1 = time.perf_counter()
 at.switch_page("../pages/occupancy_irl.py").run()
 t2 = time.perf_counter()

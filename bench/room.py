@@ -1,6 +1,6 @@
 """A room of visitors: twelve browser sessions press the same page's default Train button at once.
 
-A real server (``python -m app.serve``, ``PAPERLAB_MAX_RUNS`` at its default, the number of cores)
+A real server (``streamlit run app/main.py``, ``PAPERLAB_MAX_RUNS`` at its default, the number of cores)
 serves twelve headless Chromium sessions that open one page and press its live panel's start button
 within a second of each other. Every half second the script reads each session's progress text
 ("running", "queued, position N", "done") and polls ``/_stcore/health`` from another thread. It

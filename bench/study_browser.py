@@ -1,6 +1,6 @@
 """The participant's wait in headless Chromium: from clicking "Submit and continue" to the next item drawn.
 
-A fresh server is started as the study is deployed (``python -m app.serve`` with ``PAPERLAB_WARM=interestingness``,
+A fresh server is started as the study is deployed (``streamlit run app/main.py`` with ``PAPERLAB_WARM=interestingness``,
 deploy/docker-compose.yml) on a fresh SQLite study database, and waited on until its warm-up is over. One
 participant opens a signed Prolific-style link, consents, passes the instructions and answers ``--submits``
 items (attention checks included); each wait runs from the click (the ratings were set before it) until the
@@ -110,8 +110,8 @@ def measure_study(submits: int) -> dict:
         sid = store.create_study("bench", [p.id for p in bank], items_per_participant=submits - 1, problems=bank)
         total = submits - 1 + store.study(sid)["attention_checks"]
         env = {"STUDY_DATABASE_URL": db, "STUDY_SECRET": SECRET, "PAPERLAB_WARM": "interestingness"}
-        with server(env=env) as (url, proc), browser() as new_page:
-            waited = wait_idle(proc.pid)
+        with server(env=env) as (url, pid), browser() as new_page:
+            waited = wait_idle(pid)
             page = new_page()
             start_participant(page, url, sid)
             waits = time_submits(page, total, total - 1)
@@ -132,7 +132,7 @@ def measure_anchor(submits: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "anchor.py"
         script.write_text(ANCHOR.format(total=submits + 1))
-        with server(str(script)) as (url, proc), browser() as new_page:
+        with server(str(script)) as (url, pid), browser() as new_page:
             page = new_page()
             page.goto(url, wait_until="domcontentloaded")
             waits = time_submits(page, submits + 1, submits)

@@ -72,11 +72,11 @@ def main(argv: list[str] | None = None) -> int:
             with server() as (url, _proc), browser() as new_page:
                 show(i, one_tab(new_page, f"{url}/{args.page}", args.hold_ms), args.min_task_ms)
         return 0
-    with server() as (url, proc), browser() as new_page:
+    with server() as (url, pid), browser() as new_page:
         time.sleep(warm_delay() + 1.0)
-        wait_idle(proc.pid)                    # the warm-up is over
+        wait_idle(pid)                    # the warm-up is over
         for i in range(args.tabs):
-            wait_idle(proc.pid, quiet_s=1.0)   # as bench/app.py: each tab on an idle server
+            wait_idle(pid, quiet_s=1.0)   # as bench/app.py: each tab on an idle server
             show(i, one_tab(new_page, f"{url}/{args.page}", args.hold_ms), args.min_task_ms)
     return 0
 

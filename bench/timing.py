@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MAIN = str(ROOT / "app" / "main.py")
+MAIN = str(ROOT / "app" / "shell.py")
 
 RENDER = textwrap.dedent("""
     import json, sys, time

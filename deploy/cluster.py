@@ -2,7 +2,7 @@
 
     STUDY_DATABASE_URL=postgresql+psycopg://... STUDY_ADMIN_PASSWORD=... python -m deploy.cluster --replicas 2
 
-starts N ``app.serve`` processes on free local ports, writes ``deploy/nginx.conf`` with those ports
+starts N ``streamlit run app/main.py`` processes on free local ports, writes ``deploy/nginx.conf`` with those ports
 (only the lines marked ``paperlab:`` change) into a temporary prefix, runs nginx in the foreground of
 its own process group, prints the URL and stops everything on Ctrl-C. ``tests/deploy/test_scale_out.py``
 uses the same functions. nginx must be installed (``apt-get install -y nginx``; ``.ci/run`` does it).

@@ -26,7 +26,7 @@ PROBE = textwrap.dedent("""
     import app.ui.warmup as warmup
     warmup.warm_up = lambda modules: threading.Thread()     # no background imports: only the page's own
     from streamlit.testing.v1 import AppTest
-    at = AppTest.from_file(sys.argv[1] + "/app/main.py", default_timeout=300).run()
+    at = AppTest.from_file(sys.argv[1] + "/app/shell.py", default_timeout=300).run()
     at.switch_page(f"../pages/{sys.argv[2]}.py").run()
     from app.ui.pictures import DRAWN
     print(json.dumps({"exceptions": [e.message for e in at.exception], "charts": len(at.get("plotly_chart")),

@@ -63,7 +63,7 @@ def test_dockerfile_base_libraries_user_and_entry():
     assert "/_stcore/health" in get("HEALTHCHECK")[0]
     cmd = get("CMD")[-1]
     argv = eval(cmd) if cmd.startswith("[") else shlex.split(cmd)  # noqa: S307 (our own file)
-    assert argv == ["python", "-m", "app.serve", "--server.address=0.0.0.0"]   # streamlit run + the warm-up
+    assert argv == ["streamlit", "run", "app/main.py", "--server.address=0.0.0.0"]   # the command the README gives
     # The user switch comes after the install, so pip installs system-wide as root.
     order = [w for w, _ in ins]
     assert order.index("USER") > max(i for i, (w, r) in enumerate(ins) if w == "RUN" and "pip install" in r)
@@ -81,13 +81,13 @@ def test_readme_gives_the_two_commands_and_ci_runs_the_test_one():
     readme = (ROOT / "README.md").read_text()
     blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, flags=re.S)
     commands = [line.split("#")[0].strip() for block in blocks for line in block.splitlines()]
-    assert "make run" in commands and "make test" in commands
+    assert "make run" in commands and "make test" in commands and "streamlit run app/main.py" in commands
     assert "docs/home.png" in readme
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in [line.strip() for line in ci.splitlines()]
     assert "set -euo pipefail" in ci and "apt-get install" in ci and "chromium" in ci
     makefile = (ROOT / "Makefile").read_text()
-    assert re.search(r"^run:.*\n\t.*-m app\.serve\b", makefile, flags=re.M)
+    assert re.search(r"^run:.*\n\t.*-m streamlit run app/main\.py ", makefile, flags=re.M)   # the same command
     assert re.search(r"^test:.*\n\t.*-m pytest", makefile, flags=re.M)
 
 

@@ -1,4 +1,4 @@
-"""The few CSS rules every page shares, applied once by ``app/main.py``.
+"""The few CSS rules every page shares, applied once by ``app/shell.py``.
 
 Streamlit ends a metric's label and value in "…" when its column is narrow, which on a 1024 px
 projector turns "-9.974" into "-9.…" and hides which metric is which. Here they wrap at spaces

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+MAIN = str(Path(__file__).resolve().parents[2] / "app" / "shell.py")
 
 
 def open_page(key: str, timeout: float = 120, details: bool = False, pictures: bool = False, **params) -> AppTest:

@@ -9,7 +9,7 @@ from app.catalog import SYSTEMS
 from app.ui.verdicts import plain
 from core.common.claims import load_ledger, summary_line, tally
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+MAIN = str(Path(__file__).resolve().parents[2] / "app" / "shell.py")
 BUILT = [s for s in SYSTEMS if s.built]
 LEDGER = {s.key: load_ledger(s.key) for s in BUILT}
 ALL = [(key, claim, verdict) for key, entries in LEDGER.items() for claim, verdict in entries]

@@ -12,7 +12,7 @@ from app.ui.verdicts import STYLE, strip_line
 from core.common.claims import load_ledger
 from tests.pages import apptest
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+MAIN = str(Path(__file__).resolve().parents[2] / "app" / "shell.py")
 TIMEOUT = 60
 
 
