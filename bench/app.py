@@ -17,8 +17,8 @@ started with ``streamlit run`` and timed the same way in the same run; ratios ar
     python bench/app.py            # both commands: writes bench/results/app.json and bench/results/app.md
     python bench/app.py --launch "make run" --pages grace quantum_ng --cold-repeats 5
 
-Measuring one command keeps the other's figures (with the anchor of the run that measured them) and
-rewrites the table.
+Measuring some pages or one command keeps the figures of the others in bench/results/app.json, each page's
+with the anchor of the run that measured it, and rewrites the table from all of them.
 """
 
 from __future__ import annotations
@@ -94,21 +94,20 @@ def warm(paths: list[str], script: str, repeats: int, launch: str = "streamlit r
 
 
 def measure(paths: list[str], script: str, cold_repeats: int, warm_repeats: int, launch: str = "streamlit run") -> dict:
-    """Every path cold, then warm, for one launch command."""
+    """Every path cold, then warm, for one launch command: each path's figures, the warm server's included."""
     colds = {path: cold(path, script, cold_repeats, launch) for path in paths}
     warms, served = warm(paths, script, warm_repeats, launch)
-    return {"server": served, "pages": {path or "home": {**colds[path], **warms[path]} for path in paths}}
+    return {path or "home": {**colds[path], **warms[path], "rss_after_warm_up_mb": served["rss_after_warm_up_mb"],
+                             "warm_up_wait_s": served["warm_up_wait_s"]} for path in paths}
 
 
-def with_ratios(section: dict) -> dict:
-    """``section`` (one launch command's pages and the anchor of its run) with each page's ratios to that anchor."""
-    a = section["anchor"]["pages"]["home"]
-    for m in section["pages"].values():
-        m["cold_ratio_to_anchor"] = m["cold_s"] / a["cold_s"]
-        m["warm_ratio_to_anchor"] = m["warm_s"] / a["warm_s"]
-        m["new_visitor_ratio_to_anchor"] = m["new_visitor_s"] / a["new_visitor_s"]
-        m["rss_ratio_to_anchor"] = m["rss_after_first_view_mb"] / a["rss_after_first_view_mb"]
-    return section
+def with_anchor(entry: dict, anchor: dict) -> dict:
+    """A page's figures with the anchor of the run that measured them, and its ratios to that anchor."""
+    return {**entry, "anchor": {k: anchor[k] for k in ("cold_s", "warm_s", "new_visitor_s", "rss_after_first_view_mb")},
+            "cold_ratio_to_anchor": entry["cold_s"] / anchor["cold_s"],
+            "warm_ratio_to_anchor": entry["warm_s"] / anchor["warm_s"],
+            "new_visitor_ratio_to_anchor": entry["new_visitor_s"] / anchor["new_visitor_s"],
+            "rss_ratio_to_anchor": entry["rss_after_first_view_mb"] / anchor["rss_after_first_view_mb"]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,58 +125,72 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             anchor_script = Path(tmp) / "anchor.py"
             anchor_script.write_text(ANCHOR)
-            anchor = measure([""], str(anchor_script), args.cold_repeats, args.warm_repeats)
-            section = measure(paths, "app/main.py", args.cold_repeats, args.warm_repeats, launch)
-        launches[launch] = with_ratios({"measured_at": time.strftime("%Y-%m-%d"), "cold_repeats": args.cold_repeats,
-                                        "warm_repeats": args.warm_repeats, "anchor": anchor, **section})
+            anchor = measure([""], str(anchor_script), args.cold_repeats, args.warm_repeats)["home"]
+            measured = measure(paths, "app/main.py", args.cold_repeats, args.warm_repeats, launch)
+        run = {"measured_at": time.strftime("%Y-%m-%d"), "cold_repeats": args.cold_repeats,
+               "warm_repeats": args.warm_repeats}
+        section = launches.setdefault(launch, {"pages": {}})["pages"]
+        section.update({name: {**with_anchor(entry, anchor), **run} for name, entry in measured.items()})
     result = {"machine": {"python": platform.python_version(), "processor": platform.processor() or platform.machine(),
                           "cpus": os.cpu_count()}, "budget_s": BUDGET, "launches": launches}
     every = [m for section in launches.values() for m in section["pages"].values()]
     result["checks"] = {
         "every_cold_first_view_under_3s": all(m["cold_s"] < BUDGET["cold_s"] for m in every),
         "every_warm_first_view_under_2s": all(m["warm_s"] < BUDGET["warm_s"] for m in every),
-        "every_launch_command_measured": set(launches) == set(LAUNCHES),
+        "every_page_measured_with_every_launch_command": set(launches) == set(LAUNCHES) and all(
+            set(launches[n]["pages"]) >= {p or "home" for p in pages()} for n in LAUNCHES),
     }
     return report.write_results("app", result, table(result))
+
+
+def span(values: list[float], digits: int = 2) -> str:
+    low, high = min(values), max(values)
+    return f"{low:.{digits}f}" if f"{low:.{digits}f}" == f"{high:.{digits}f}" else f"{low:.{digits}f} to {high:.{digits}f}"
 
 
 def table(result: dict) -> str:
     launches = result["launches"]
     names = [n for n in LAUNCHES if n in launches]
-    paths = list(next(iter(launches.values()))["pages"]) if launches else []
-    first = launches[names[0]] if names else {}
+    paths = [p or "home" for p in pages()]
+    paths += [p for n in names for p in launches[n]["pages"] if p not in paths]
+    every = [m for n in names for m in launches[n]["pages"].values()]
+    repeats = sorted({(m["cold_repeats"], m["warm_repeats"]) for m in every})
     lines = ["First views in headless Chromium (navigation start to the main figure drawn, as the page notes it), "
              "for each command that starts the app. Cold = the page opened as the first URL of a fresh server, "
-             f"median of {first.get('cold_repeats', '?')} fresh servers, each in a fresh browser; warm = median of "
-             f"{first.get('warm_repeats', '?')} new tabs on a server whose warm-up is over, each on an idle server; "
-             "each ratio is to the anchor (a bare Streamlit page with one chart) timed in the same run.", "",
+             "the median of " + " or ".join(str(c) for c, _ in repeats) + " fresh servers, each in a fresh browser; "
+             "warm = the median of " + " or ".join(str(w) for _, w in repeats) + " new tabs on a server whose "
+             "warm-up is over, each on an idle server. Each ratio is to the anchor (a bare Streamlit page with one "
+             "chart) timed in the run that measured the page.", "",
              "| page | " + " | ".join(f"`{n}` cold (s) | / anchor | warm (s) | / anchor" for n in names) + " |",
-             "|---|" + "---|---|---|---|" * len(names)]
-    rows = [("anchor (bare page, one chart)", {n: launches[n]["anchor"]["pages"]["home"] for n in names}, True)]
-    rows += [(p, {n: launches[n]["pages"][p] for n in names if p in launches[n]["pages"]}, False) for p in paths]
-    for label, per, is_anchor in rows:
+             "|---|" + "---|---|---|---|" * len(names),
+             "| anchor (bare page, one chart) | " + " | ".join(
+                 f"{span([m['anchor']['cold_s'] for m in launches[n]['pages'].values()])} | 1 | "
+                 f"{span([m['anchor']['warm_s'] for m in launches[n]['pages'].values()])} | 1" for n in names) + " |"]
+    for path in paths:
         cells = []
         for n in names:
-            m = per.get(n)
-            cells.append("– | – | – | –" if m is None else
-                         f"{m['cold_s']:.2f} | {1.0 if is_anchor else m['cold_ratio_to_anchor']:.2f} | "
-                         f"{m['warm_s']:.2f} | {1.0 if is_anchor else m['warm_ratio_to_anchor']:.2f}")
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    lines += ["", "New visitors (a fresh browser profile on the warm server) and memory:", "",
+            m = launches[n]["pages"].get(path)
+            cells.append("– | – | – | –" if m is None else f"{m['cold_s']:.2f} | {m['cold_ratio_to_anchor']:.2f} | "
+                                                           f"{m['warm_s']:.2f} | {m['warm_ratio_to_anchor']:.2f}")
+        lines.append(f"| {path} | " + " | ".join(cells) + " |")
+    lines += ["", "New visitors (a fresh browser profile on the warm server), memory and start:", "",
               "| command | measured | worst new visitor (s) / anchor | RSS after first view (MB) | "
               "RSS after warm-up (MB) | anchor RSS (MB) | server healthy after (s) |", "|---|---|---|---|---|---|---|"]
     for n in names:
-        s = launches[n]
-        worst = max(s["pages"].items(), key=lambda kv: kv[1]["new_visitor_s"])
-        rss = [m["rss_after_first_view_mb"] for m in s["pages"].values()]
-        lines.append(f"| `{n}` | {s['measured_at']} | {worst[1]['new_visitor_s']:.2f} ({worst[0]}) / "
-                     f"{s['anchor']['pages']['home']['new_visitor_s']:.2f} | {min(rss):.0f} to {max(rss):.0f} | "
-                     f"{s['server']['rss_after_warm_up_mb']:.0f} | {s['anchor']['pages']['home']['rss_after_first_view_mb']:.0f} | "
-                     f"{s['server']['start_to_healthy_s']:.2f} |")
+        section = launches[n]["pages"]
+        worst_name, worst = max(section.items(), key=lambda kv: kv[1]["new_visitor_ratio_to_anchor"])
+        column = lambda key: [m[key] for m in section.values()]  # noqa: E731
+        lines.append(f"| `{n}` | {', '.join(sorted(set(column('measured_at'))))} | "
+                     f"{worst['new_visitor_s']:.2f} ({worst_name}) / {worst['anchor']['new_visitor_s']:.2f} | "
+                     f"{span(column('rss_after_first_view_mb'), 0)} | {span(column('rss_after_warm_up_mb'), 0)} | "
+                     f"{span([m['anchor']['rss_after_first_view_mb'] for m in section.values()], 0)} | "
+                     f"{span(column('start_to_healthy_s'))} |")
     lines += ["", f"Budgets: cold < {result['budget_s']['cold_s']:g} s, warm < {result['budget_s']['warm_s']:g} s, "
               "for every command. Both commands run the same start-up (app/main.py's lifespan, before the server "
               "listens). The memory after the warm-up is what a replica holds with PAPERLAB_WARM=all; "
-              "PAPERLAB_WARM=none or a list of systems keeps it to what a replica serves."]
+              "PAPERLAB_WARM=none or a list of systems keeps it to what a replica serves.",
+              "", "On this machine a run of every page takes longer than 20 minutes; it was measured in groups of "
+              "pages (`--launch ... --pages ...`), each group with the anchor of its own run."]
     return "\n".join(lines) + "\n"
 
 

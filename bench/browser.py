@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import sys
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,6 +45,7 @@ def chromium() -> str:
 def server(script: str = "app/main.py", env: dict | None = None, launch: str = "streamlit run"):
     """A fresh server on a free port, started by ``launch`` (``app.server.LAUNCHES``): yields (url, pid of the
     Python process that serves); stopped on exit."""
+    stop_on_sigterm()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = start_server(port, Path(tmp) / "server.log", script=script, env=env, launch=launch)
@@ -51,6 +55,13 @@ def server(script: str = "app/main.py", env: dict | None = None, launch: str = "
             yield url, serving_pid(proc.pid)
         finally:
             stop_server(proc)
+
+
+def stop_on_sigterm() -> None:
+    """Turn SIGTERM (a time limit, ``guard``'s included) into ``SystemExit`` in the main thread, so that the servers
+    a bench started, each in a session of its own that the signal does not reach, are stopped on the way out."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
 
 
 def serving_pid(pid: int) -> int:
@@ -130,9 +141,13 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def wait_idle(pid: int, quiet_s: float = 2.0, busy_share: float = 0.05, limit_s: float = 120.0) -> float:
+def wait_idle(pid: int, quiet_s: float = 2.0, busy_share: float = 0.2, limit_s: float = 120.0) -> float:
     """Wait until the process used under ``busy_share`` of a core for ``quiet_s`` seconds (its warm-up is
-    over); returns the seconds waited."""
+    over); returns the seconds waited.
+
+    An idle Streamlit server is never quite still: it polls its config files every 0.2 s (5 to 9% of a core
+    on this machine, a bare page's server included), while an import or a script run takes a whole core.
+    """
     start = time.monotonic()
     while time.monotonic() - start < limit_s:
         before = cpu_seconds(pid)
