@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from app.catalog import SYSTEMS  # noqa: E402
 from app.server import LAUNCHES  # noqa: E402
 from app.ui.warmup import warm_delay  # noqa: E402
+from core.common.claims import today  # noqa: E402
 from bench.browser import ANCHOR, FIGURE, browser, rss_mb, server, time_first_view, wait_idle  # noqa: E402
 from bench import report  # noqa: E402
 
@@ -51,6 +52,11 @@ def pages() -> list[str]:
     return ["", "claims"] + [s.key for s in SYSTEMS if s.built]
 
 
+def first_view(new_page, url: str, path: str) -> float:
+    """Seconds until ``path``'s main figure (or title, or table) is drawn in a new tab of ``new_page``'s browser."""
+    return time_first_view(new_page, f"{url}/{path}", SELECTORS.get(path, FIGURE))
+
+
 def cold(path: str, script: str, repeats: int, launch: str = "streamlit run") -> dict:
     """``path`` opened as the first URL of ``repeats`` fresh servers, each in a fresh browser: the median."""
     colds, healthy, rss = [], [], []
@@ -58,47 +64,44 @@ def cold(path: str, script: str, repeats: int, launch: str = "streamlit run") ->
         t0 = time.perf_counter()
         with server(script, launch=launch) as (url, pid), browser() as new_page:
             healthy.append(time.perf_counter() - t0)
-            colds.append(time_first_view(new_page, f"{url}/{path}", SELECTORS.get(path, FIGURE)))
+            colds.append(first_view(new_page, url, path))
             rss.append(rss_mb(pid))
     return {"cold_s": statistics.median(colds), "cold_samples_s": colds,
             "start_to_healthy_s": statistics.median(healthy), "rss_after_first_view_mb": statistics.median(rss)}
 
 
-def warm(paths: list[str], script: str, repeats: int, launch: str = "streamlit run") -> tuple[dict, dict]:
+def warm(paths: list[str], script: str, repeats: int, launch: str = "streamlit run") -> dict:
     """On one server whose warm-up is over: each path's warm views (new tabs, each on an idle server, the
-    median) and a new visitor's view (a fresh browser profile). Returns (per path, the server's figures)."""
+    median), a new visitor's view (a fresh browser profile), and the server's memory and wait for the warm-up."""
     views = {}
-    t0 = time.perf_counter()
     with server(script, launch=launch) as (url, pid):
         ready = time.perf_counter()
         # the warm-up's delay starts just before the server listens: wait it out, then for the CPU to go idle
         time.sleep(max(0.0, ready + warm_delay() + 1.0 - time.perf_counter()))
-        waited = wait_idle(pid)
-        rss_idle = rss_mb(pid)
+        served = {"warm_up_wait_s": wait_idle(pid), "rss_after_warm_up_mb": rss_mb(pid)}
         with browser() as new_page:
             for path in paths:
-                samples = []
                 wait_idle(pid, quiet_s=1.0)
-                time_first_view(new_page, f"{url}/{path}", SELECTORS.get(path, FIGURE))   # the browser caches its code
+                first_view(new_page, url, path)   # not counted: the browser caches the page's code
+                samples = []
                 for _ in range(repeats):
                     # each tab on an idle server: the last tab's page goes on running (the rest of its script, the
                     # pictures' upgrade) after its figure is drawn, and tabs taken back to back would measure that
                     wait_idle(pid, quiet_s=1.0)
-                    samples.append(time_first_view(new_page, f"{url}/{path}", SELECTORS.get(path, FIGURE)))
-                views[path] = {"warm_s": statistics.median(samples), "warm_samples_s": samples}
+                    samples.append(first_view(new_page, url, path))
+                views[path] = {"warm_s": statistics.median(samples), "warm_samples_s": samples, **served}
         for path in paths:
             wait_idle(pid, quiet_s=1.0)
             with browser() as fresh_page:   # a new visitor on the warm server: nothing cached in their browser
-                views[path]["new_visitor_s"] = time_first_view(fresh_page, f"{url}/{path}", SELECTORS.get(path, FIGURE))
-    return views, {"start_to_healthy_s": ready - t0, "warm_up_wait_s": waited, "rss_after_warm_up_mb": rss_idle}
+                views[path]["new_visitor_s"] = first_view(fresh_page, url, path)
+    return views
 
 
 def measure(paths: list[str], script: str, cold_repeats: int, warm_repeats: int, launch: str = "streamlit run") -> dict:
     """Every path cold, then warm, for one launch command: each path's figures, the warm server's included."""
     colds = {path: cold(path, script, cold_repeats, launch) for path in paths}
-    warms, served = warm(paths, script, warm_repeats, launch)
-    return {path or "home": {**colds[path], **warms[path], "rss_after_warm_up_mb": served["rss_after_warm_up_mb"],
-                             "warm_up_wait_s": served["warm_up_wait_s"]} for path in paths}
+    warms = warm(paths, script, warm_repeats, launch)
+    return {path or "home": {**colds[path], **warms[path]} for path in paths}
 
 
 def with_anchor(entry: dict, anchor: dict) -> dict:
@@ -127,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             anchor_script.write_text(ANCHOR)
             anchor = measure([""], str(anchor_script), args.cold_repeats, args.warm_repeats)["home"]
             measured = measure(paths, "app/main.py", args.cold_repeats, args.warm_repeats, launch)
-        run = {"measured_at": time.strftime("%Y-%m-%d"), "cold_repeats": args.cold_repeats,
+        run = {"measured_at": today(), "cold_repeats": args.cold_repeats,
                "warm_repeats": args.warm_repeats}
         section = launches.setdefault(launch, {"pages": {}})["pages"]
         section.update({name: {**with_anchor(entry, anchor), **run} for name, entry in measured.items()})

@@ -50,8 +50,7 @@ IMPORTS = threading.RLock()   # held around every warm-up import and every page'
 _waiting = 0                  # pages waiting for IMPORTS; the warm-up yields to them
 _drawing = 0                  # page scripts running now; the warm-up yields to them too
 _thread: threading.Thread | None = None
-_start_lock = threading.Lock()
-_started: threading.Thread | None = None   # the warm-up thread :func:`start_up` started
+_start_lock = threading.Lock()  # held by :func:`start_up`, whose warm-up thread (``_thread``) marks it done
 log = logging.getLogger(__name__)
 
 
@@ -113,17 +112,16 @@ def start_up() -> threading.Thread:
     Raises ``ValueError`` naming ``PAPERLAB_WARM`` or ``PAPERLAB_WARM_DELAY`` when either is out of range,
     before anything is imported.
     """
-    global _started
     pages, heavy, delay = page_modules(), warm_modules(), warm_delay()   # a bad setting fails here, first
     with _start_lock:
-        if _started is None:
+        if _thread is None:
             t0 = time.perf_counter()
             import_page(pages)
             freeze_heap()               # what the imports built is never walked by a full collection again
-            _started = warm_up(heavy, delay=delay)
+            warm_up(heavy, delay=delay)
             print(f"Paperlab start-up: {len(pages)} page modules imported in {time.perf_counter() - t0:.1f} s, "
                   f"heap frozen; warm-up of {len(heavy)} modules begins in {delay:g} s", file=sys.stderr, flush=True)
-        return _started
+        return _thread
 
 
 def warm_up(modules: Iterable[str], delay: float = 0.0) -> threading.Thread:

@@ -14,13 +14,17 @@ from app.ui import warmup
 def fresh(monkeypatch):
     """``warmup`` as in a process that has not started up yet, its imports and freeze recorded instead of done."""
     calls = []
-    monkeypatch.setattr(warmup, "_started", None)
+    monkeypatch.setattr(warmup, "_thread", None)
     monkeypatch.setattr(warmup, "page_modules", lambda: ["pages.grace", "pages.mcr2"])
     monkeypatch.setattr(warmup, "warm_modules", lambda: ["json"])
     monkeypatch.setattr(warmup, "import_page", lambda modules: calls.append(("import", list(modules))))
     monkeypatch.setattr(warmup, "freeze_heap", lambda: calls.append(("freeze",)))
-    monkeypatch.setattr(warmup, "warm_up", lambda modules, delay=0: calls.append(("warm", list(modules), delay))
-                        or f"thread {len(calls)}")
+
+    def warm_up(modules, delay=0):
+        calls.append(("warm", list(modules), delay))
+        warmup._thread = f"thread {len(calls)}"     # as the real one: the thread it started
+
+    monkeypatch.setattr(warmup, "warm_up", warm_up)
     monkeypatch.setenv("PAPERLAB_WARM_DELAY", "7.5")
     return calls
 
@@ -43,7 +47,7 @@ def test_a_bad_setting_stops_the_start_up_before_anything_is_imported(fresh, mon
     monkeypatch.setenv(variable, raw)
     with pytest.raises(ValueError, match=f"^{variable}: "):
         warmup.start_up()
-    assert fresh == [] and warmup._started is None
+    assert fresh == [] and warmup._thread is None
 
 
 def test_a_bad_warm_delay_names_the_variable(monkeypatch):
