@@ -11,6 +11,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.class_il.experiment import (CONFIG_KEYS, CONFIG_LABELS, PAPER_CI, PAPER_SLOPE, THEORY_SLOPE,
@@ -221,6 +222,8 @@ def render() -> None:
         return
     config, chosen, seed = chosen_controls
     sweep = slope_section(view, config, seed)
+    if first_screen():
+        return
     confusion_section(view, sweep, chosen, config.learner, seed)
 
     st.subheader("Heavy-tailed gradient noise and representation drift")

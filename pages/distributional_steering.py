@@ -13,6 +13,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.distributional_steering.resampling import SCHEMES
@@ -321,6 +322,8 @@ def render() -> None:
             "target (on a grid). The check is the whole measure, not only what the reward constrains: every "
             "coordinate's mean, spread and W1 against the exact target, next to the W1 a perfect sampler of the "
             "same effective size gets.")
+    if first_screen():
+        return
     a, b = st.columns(2)
     with a:
         show(ess_figure(result, config.n_particles), key="chart-ess")

@@ -14,6 +14,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.driving_world_model.diffusion import SCHEDULE_LABELS, SCHEDULES
@@ -178,6 +179,8 @@ def render() -> None:
         st.error("The shipped view is missing; build it with `python -m core.driving_world_model.ship`.")
         return
     main_section(view)
+    if first_screen():
+        return
     live_section()
     for _ in details("Details: what was shipped"):
         st.json({"variants": [str(n) for n in view.variants], "steers_rad": view.steers.tolist(),

@@ -25,6 +25,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.geto_lp import (DEFAULTS, SCENES, SHAPES, SOLVERS, Comparison, bin_centres, compare_solvers,
@@ -114,6 +115,8 @@ def render() -> None:
             show(main_figure(view.kind, hist, view.labels, result), key="chart-main")
         with right:
             st.markdown(what_you_see(view.kind, view.labels, view.weights, result, runs, classical, baselines_pending))
+    if first_screen():
+        return
     if table_area is None:
         with solvers_area:
             st.subheader("Solvers side by side", divider="gray")

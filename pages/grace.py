@@ -12,6 +12,7 @@ from app.catalog import BY_KEY
 from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from app.ui.warmup import import_page
@@ -109,6 +110,8 @@ def render() -> None:
     embedding = composer_section(decompositions["image"])
     st.subheader("The global concept map", divider="gray")
     concept_map_section(decompositions["image"], embedding)
+    if first_screen():
+        return
     st.subheader("GRACE against the baselines", divider="gray")
     baselines_section(doc)
     st.subheader("Clips: motion is a concept only time shows", divider="gray")

@@ -13,6 +13,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.graph_clustering.data import DOMAIN_LABELS, DOMAIN_NOTES, DOMAINS
@@ -146,6 +147,8 @@ def render() -> None:
     st.caption(f"Showing {origin}: source {run.source}, target {run.target}.")
     st.markdown("**Ego-subgraph embeddings** (first two principal components; ★ the prototypes)")
     show(embedding_figure(run), key="chart-embeddings")
+    if first_screen():
+        return
     left, right = st.columns([3, 2])
     with left:
         show(scores_figure(run), key="chart-scores")

@@ -12,6 +12,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.hebbian_memory.ship import shipped_summary, shipped_view
@@ -205,6 +206,8 @@ def render() -> None:
         st.error("The shipped assets are missing: run `python -m core.hebbian_memory.ship`.")
         return
     geometry_section(view, summary)
+    if first_screen():
+        return
     left, right = st.columns([1, 1])
     with left:
         show(recall_figure(summary), key="chart-recall")

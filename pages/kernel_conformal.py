@@ -13,6 +13,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.common.results import result_to_dict
@@ -177,6 +178,8 @@ def render() -> None:
         return
     config, seed, mapie = picked
     regions_section(config, seed, mapie)
+    if first_screen():
+        return
     sweep_section(config, seed)
 
 

@@ -13,6 +13,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.latent_world_action.train import ALIGN_MODES, VARIANT_LABELS, VARIANTS, TrainConfig
@@ -196,6 +197,8 @@ def render() -> None:
         st.error("The shipped view is missing: run `python -m core.latent_world_action.ship`.")
         return
     shipped_section(view)
+    if first_screen():
+        return
     live_section()
     for _ in details("Details: what was shipped"):
         st.json({"table": view.table, "view seed": view.seed})

@@ -13,6 +13,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from app.ui.warmup import import_page
@@ -41,6 +42,8 @@ def render() -> None:
     view, stages, accuracy, radius = chosen
     metrics_row(view, accuracy, radius)
     cycle_section(view)
+    if first_screen():
+        return
     stages_section(stages)
     with st.expander("Stages of inference in your own causal LM (optional, a local Hugging Face model)"):
         own_model_stages()

@@ -12,6 +12,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.lvqmark.attacks import ATTACK_LABELS, ATTACKS
@@ -182,6 +183,8 @@ def render() -> None:
         numbers(view, attack, float(strength))
     with right:
         explanation(view, attack, float(strength))
+    if first_screen():
+        return
     show(drift_figure(view), key="chart-drift")
     show(locality_figure({e: view.get(e, "locality_changed") for e in ("local", "global")},
                          view.arrays["locality_window"],

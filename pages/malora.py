@@ -12,6 +12,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.common.results import result_to_dict
@@ -279,6 +280,8 @@ def render() -> None:
     config, seed = chosen
     result, land = merge_section(config, seed)
     if result is None:
+        return
+    if first_screen():
         return
     if land is not None:
         landscape_section(land)

@@ -11,6 +11,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.mcr2 import AscentConfig, DigitsConfig, ascend, critical_lambda, saddle_probe, trace_of, train_digits
@@ -53,6 +54,8 @@ def render() -> None:
     with right:
         show(bound_figure(run, probe), key="chart-bound")
         st.markdown(seeing_text(run, probe))
+    if first_screen():
+        return
     left, right = st.columns(2)
     with left:
         show(pl_figure(run), key="chart-pl")

@@ -14,6 +14,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.occupancy_irl.experiment import DEMOS, ENV_LABELS, ENVS, IRLConfig, iterations_to, run_irl
@@ -220,6 +221,8 @@ def render() -> None:
     left, right = st.columns([2, 1])
     run, source = run_section(config, seed, right)
     gap_section(run, source, left, right)
+    if first_screen():
+        return
     maps_section(run)
     mirror_section(run)
     details_section(config, seed, run, source)

@@ -20,6 +20,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import ledger, page_header, plain
 from core.quantum_ng import (ENTANGLERS, LABELS, MODEL_LABELS, MODELS, OPTIMIZERS, Ansatz, MetricViewConfig,
@@ -123,6 +124,8 @@ def render() -> None:
     else:
         draw_run(result, source)
 
+    if first_screen():
+        return
     st.subheader("The surrogate metric", divider="gray")
     draw_metric(MetricViewConfig.from_vqe(config), int(seed), config.active_threshold)
 

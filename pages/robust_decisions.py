@@ -12,6 +12,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.robust_decisions import (ERROR_LAWS, LAW_LABELS, POLICY_LABELS, PROBLEMS, TIE_BREAKS, RateConfig,
@@ -128,6 +129,8 @@ def render() -> None:
         show(eps_figure(grid, losses, eps, eps_star, eps_tuned, loss["follow"]), key="chart-eps")
         st.markdown(seeing_text(problem, curves, setting.s_test.size))
 
+    if first_screen():
+        return
     left, right = st.columns(2)
     with left:
         rates, source = rates_for(key, law, seed, tie_break)

@@ -16,6 +16,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.tikhonov_gnn import DATASETS, load_dataset, load_view, recommended_config
@@ -107,6 +108,8 @@ def render() -> None:
             + (" On this graph q is nearly uniform: the prediction rests on p, not on particular nodes."
                if e.q.max() < 1.05 * e.q.min() else ""))
 
+    if first_screen():
+        return
     left, right = st.columns([1, 1])
     with left:
         show(operator_figure(e, graph), key="chart-R")

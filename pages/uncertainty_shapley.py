@@ -12,6 +12,7 @@ from app.ui.controls import bound, seed_input
 from app.ui.details import details
 from app.ui.export import export_buttons
 from app.ui.live import live_panel
+from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
 from app.ui.verdicts import page_header
 from core.common.results import result_to_dict
@@ -204,6 +205,8 @@ def render() -> None:
     model, config, seed = chosen
     views = cached_views()
     a = attribution_section(model, config, seed, views)
+    if first_screen():
+        return
     estimators_section(seed, views)
     retrain_section(model, seed)
     details_section(model, config, seed, a)

@@ -1,5 +1,6 @@
 """A page's first view reads shipped arrays and draws shipped pictures: it imports neither torch, transformers
-nor PennyLane, and no figure on it waits for plotly's browser code.
+nor PennyLane, and no figure on it waits for plotly's browser code. It draws the page's first screen only; the
+run that makes its pictures interactive draws the rest.
 
 A shared link opened on a fresh server pays for every import the page makes before its first figure;
 those three cost seconds each on two cores, so they wait until the visitor trains or probes. Each
@@ -28,10 +29,16 @@ PROBE = textwrap.dedent("""
     from streamlit.testing.v1 import AppTest
     at = AppTest.from_file(sys.argv[1] + "/app/shell.py", default_timeout=300).run()
     at.switch_page(f"../pages/{sys.argv[2]}.py").run()
-    from app.ui.pictures import DRAWN
-    print(json.dumps({"exceptions": [e.message for e in at.exception], "charts": len(at.get("plotly_chart")),
-                      "pictures": at.session_state[DRAWN] if DRAWN in at.session_state else [],
-                      "loaded": sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[3].split(","))}))
+    from app.ui.pictures import DRAWN, FOLDED
+    size = lambda node: 1 + sum(size(child) for child in getattr(node, "children", {}).values())
+    view = {"exceptions": [e.message for e in at.exception], "charts": len(at.get("plotly_chart")),
+            "pictures": at.session_state[DRAWN] if DRAWN in at.session_state else [],
+            "loaded": sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[3].split(",")),
+            "folded": at.session_state[FOLDED], "elements": size(at.main)}
+    at.run()      # the upgrade: the whole page, interactive
+    view.update(folded_after=at.session_state[FOLDED], elements_after=size(at.main),
+                exceptions_after=[e.message for e in at.exception])
+    print(json.dumps(view))
 """)
 
 
@@ -51,6 +58,9 @@ def test_a_first_view_imports_no_heavy_library_and_draws_shipped_pictures(key):
     assert view["charts"] == 0, (f"{view['charts']} figures of {key}'s first view have no shipped picture: "
                                  f"run python -m app.ship_pictures {key}")
     assert view["pictures"] == manifest()[key]
+    # it stops at the end of its first screen; the upgrade draws the rest (app.ui.pictures.first_screen)
+    assert view["folded"] and not view["folded_after"] and view["exceptions_after"] == []
+    assert view["elements_after"] > view["elements"], "the page's first view is already the whole page"
 
 
 def test_pictures_ship_for_every_page_and_nothing_else():

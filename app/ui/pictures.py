@@ -24,6 +24,10 @@ with pictures, a one-shot timer (:func:`upgrade_soon`, a fragment with ``run_eve
 interactive charts. A figure no picture matches (another seed, a live run, a changed figure not yet
 re-shipped) is a chart at once, so a picture can never show something other than what the chart would.
 
+A first view is also only the page's first screen: a page returns where :func:`first_screen` says so, below what
+a 1280 x 900 window shows, and the upgrade draws the rest; the browser then paints the first figure without
+first laying out the whole page.
+
 The switch leaves no gap. On a page that ships pictures every figure is drawn in a slot of its own
 (:func:`draw`, a keyed container that app/ui/style.py lays out as one grid cell): the first view puts
 the picture there; the next run (the upgrade) keeps the same picture as the slot's first element and
@@ -62,6 +66,7 @@ SLOTS = "paperlab_pictures_slots"       # session state: the current run's page 
 SHOWN = "paperlab_pictures_shown"       # session state: the fingerprints the previous run of this page drew
 SLOT_COUNT = "paperlab_pictures_slot_count"  # session state: unkeyed slots opened in the current run
 PAGE = "paperlab_pictures_page"         # session state: the URL path of the current run's page
+FOLDED = "paperlab_pictures_folded"     # session state: the current run's page stopped at its first screen
 SLOT = "paperlab-fig-"                  # the slots' key prefix (their CSS class is st-key-<key>)
 UPGRADE_AFTER_S = 0.5
 STRUCTURE = 24      # hex digits of a picture's name that hash what it draws but its floats
@@ -293,13 +298,33 @@ def begin_run(url_path: str) -> bool:
     st.session_state[SLOTS] = bool(manifest().get(url_path)) or bool(os.environ.get(CAPTURE))
     st.session_state[ELIGIBLE] = first_view_pictures(url_path)
     st.session_state[DRAWN] = []
+    st.session_state[FOLDED] = False
     st.session_state[COUNT] = st.session_state[SLOT_COUNT] = 0
     return st.session_state[ELIGIBLE]
 
 
+def first_screen() -> bool:
+    """Whether the page stops here, at the end of its first screen: a page calls it once, below what a
+    1280 x 900 window shows, and returns when it is true.
+
+    True on a session's first view drawn from pictures, and at ship time (whose capture is that view). The
+    browser's main thread lays out every element a run sends before it paints the first picture; on two cores a
+    whole page cost 0.8 to 1 s more than its first screen (looped_lm, median of 5 views on a warm server,
+    interleaved). The rest of the page comes with the run that makes the pictures interactive
+    (:func:`upgrade_soon`), half a second after the browser shows them.
+    """
+    if os.environ.get(CAPTURE):
+        return True
+    if st.session_state.get(ELIGIBLE):
+        st.session_state[FOLDED] = True
+        return True
+    return False
+
+
 def upgrade_soon() -> None:
-    """Called by the shell after a page ran: if it drew pictures, rerun it with charts once the browser shows it."""
-    if not st.session_state.get(DRAWN):
+    """Called by the shell after a page ran: if it drew pictures or stopped at its first screen, rerun it whole and
+    with charts once the browser shows it."""
+    if not (st.session_state.get(DRAWN) or st.session_state.get(FOLDED)):
         return
 
     @st.fragment(run_every=UPGRADE_AFTER_S)

@@ -178,3 +178,58 @@ def test_capture_mode_stores_each_figure_and_names_its_container(shipped_folder,
     spec = json.loads((captured / f"{fp}.json").read_text())
     assert spec["data"][0]["name"] == "square"
     assert at.get_by_key(f"pic-{fp}-0") is not None
+
+
+FOLDED_SCRIPT = """
+import numpy as np
+import plotly.graph_objects as go
+from app.ui import pictures
+from app.ui.plots import show
+
+import streamlit as st
+pictures.begin_run("demo")
+y = np.linspace(0.0, 1.0, 50) ** st.session_state.get("power", 2)
+show(go.Figure(go.Scatter(x=np.arange(50), y=y, name="square")), key="chart-a")
+if not pictures.first_screen():
+    st.markdown("below the first screen")
+    show(go.Figure(go.Bar(x=["a", "b"], y=[3, 1])), key="chart-b")
+pictures.upgrade_soon()
+"""
+
+
+def below(at) -> bool:
+    return any(m.value == "below the first screen" for m in at.markdown)
+
+
+def test_a_first_view_stops_at_its_first_screen_and_the_upgrade_draws_the_rest(shipped_folder):
+    ship_first_figure(shipped_folder)
+    at = AppTest.from_string(FOLDED_SCRIPT, default_timeout=60).run()
+    assert not at.exception and not below(at) and slot(at, "chart-a") == ["image"]
+    assert at.session_state[pictures.FOLDED] is True
+    at.run()                                                          # the upgrade
+    assert not at.exception and below(at) and len(at.get("plotly_chart")) == 2
+    assert at.session_state[pictures.FOLDED] is False
+    # control: an interactive session draws the whole page at once
+    whole = AppTest.from_string(FOLDED_SCRIPT, default_timeout=60)
+    whole.session_state[pictures.INTERACTIVE] = True
+    whole.run()
+    assert below(whole) and whole.session_state[pictures.FOLDED] is False
+
+
+def test_a_first_view_cut_short_is_upgraded_even_when_no_picture_matched(shipped_folder):
+    ship_first_figure(shipped_folder)
+    at = AppTest.from_string(FOLDED_SCRIPT, default_timeout=60)
+    at.session_state["power"] = 3                  # another figure (a seed in the URL): drawn as a chart at once
+    at.run()
+    assert not at.exception and not below(at) and at.session_state[pictures.DRAWN] == []
+    at.run()
+    assert below(at), "the rest of the page never came"
+
+
+def test_capture_records_the_first_screen(shipped_folder, tmp_path, monkeypatch):
+    ship_first_figure(shipped_folder)
+    monkeypatch.setenv(pictures.CAPTURE, str(tmp_path / "captured"))
+    at = AppTest.from_string(FOLDED_SCRIPT, default_timeout=60).run()
+    assert not at.exception and not below(at) and len(list((tmp_path / "captured").glob("*.json"))) == 1
+    at.run()
+    assert not below(at)                           # ship time has no upgrade: it captures what a first view draws
