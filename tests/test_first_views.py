@@ -29,14 +29,14 @@ PROBE = textwrap.dedent("""
     from streamlit.testing.v1 import AppTest
     at = AppTest.from_file(sys.argv[1] + "/app/shell.py", default_timeout=300).run()
     at.switch_page(f"../pages/{sys.argv[2]}.py").run()
-    from app.ui.pictures import DRAWN, FOLDED
+    from app.ui.pictures import DRAWN, ELIGIBLE
     size = lambda node: 1 + sum(size(child) for child in getattr(node, "children", {}).values())
     view = {"exceptions": [e.message for e in at.exception], "charts": len(at.get("plotly_chart")),
             "pictures": at.session_state[DRAWN] if DRAWN in at.session_state else [],
             "loaded": sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[3].split(",")),
-            "folded": at.session_state[FOLDED], "elements": size(at.main)}
+            "folded": at.session_state[ELIGIBLE], "elements": size(at.main)}
     at.run()      # the upgrade: the whole page, interactive
-    view.update(folded_after=at.session_state[FOLDED], elements_after=size(at.main),
+    view.update(folded_after=at.session_state[ELIGIBLE], elements_after=size(at.main),
                 exceptions_after=[e.message for e in at.exception])
     print(json.dumps(view))
 """)

@@ -66,7 +66,6 @@ SLOTS = "paperlab_pictures_slots"       # session state: the current run's page 
 SHOWN = "paperlab_pictures_shown"       # session state: the fingerprints the previous run of this page drew
 SLOT_COUNT = "paperlab_pictures_slot_count"  # session state: unkeyed slots opened in the current run
 PAGE = "paperlab_pictures_page"         # session state: the URL path of the current run's page
-FOLDED = "paperlab_pictures_folded"     # session state: the current run's page stopped at its first screen
 SLOT = "paperlab-fig-"                  # the slots' key prefix (their CSS class is st-key-<key>)
 UPGRADE_AFTER_S = 0.5
 STRUCTURE = 24      # hex digits of a picture's name that hash what it draws but its floats
@@ -298,7 +297,6 @@ def begin_run(url_path: str) -> bool:
     st.session_state[SLOTS] = bool(manifest().get(url_path)) or bool(os.environ.get(CAPTURE))
     st.session_state[ELIGIBLE] = first_view_pictures(url_path)
     st.session_state[DRAWN] = []
-    st.session_state[FOLDED] = False
     st.session_state[COUNT] = st.session_state[SLOT_COUNT] = 0
     return st.session_state[ELIGIBLE]
 
@@ -308,23 +306,17 @@ def first_screen() -> bool:
     1280 x 900 window shows, and returns when it is true.
 
     True on a session's first view drawn from pictures, and at ship time (whose capture is that view). The
-    browser's main thread lays out every element a run sends before it paints the first picture; on two cores a
-    whole page cost 0.8 to 1 s more than its first screen (looped_lm, median of 5 views on a warm server,
-    interleaved). The rest of the page comes with the run that makes the pictures interactive
-    (:func:`upgrade_soon`), half a second after the browser shows them.
+    browser's main thread lays out every element a run sends before it paints the first picture (the figures:
+    bench/results/HISTORY.md, "Served start-up"). The rest of the page comes with the run that makes the pictures
+    interactive (:func:`upgrade_soon`), half a second after the browser shows them.
     """
-    if os.environ.get(CAPTURE):
-        return True
-    if st.session_state.get(ELIGIBLE):
-        st.session_state[FOLDED] = True
-        return True
-    return False
+    return bool(os.environ.get(CAPTURE)) or bool(st.session_state.get(ELIGIBLE))
 
 
 def upgrade_soon() -> None:
-    """Called by the shell after a page ran: if it drew pictures or stopped at its first screen, rerun it whole and
-    with charts once the browser shows it."""
-    if not (st.session_state.get(DRAWN) or st.session_state.get(FOLDED)):
+    """Called by the shell after a page ran: if it ran as a first view drawn from pictures (its figures pictures, the
+    page stopped at its first screen), rerun it whole and with charts once the browser shows it."""
+    if not st.session_state.get(ELIGIBLE):
         return
 
     @st.fragment(run_every=UPGRADE_AFTER_S)

@@ -205,15 +205,15 @@ def test_a_first_view_stops_at_its_first_screen_and_the_upgrade_draws_the_rest(s
     ship_first_figure(shipped_folder)
     at = AppTest.from_string(FOLDED_SCRIPT, default_timeout=60).run()
     assert not at.exception and not below(at) and slot(at, "chart-a") == ["image"]
-    assert at.session_state[pictures.FOLDED] is True
+    assert at.session_state[pictures.ELIGIBLE] is True
     at.run()                                                          # the upgrade
     assert not at.exception and below(at) and len(at.get("plotly_chart")) == 2
-    assert at.session_state[pictures.FOLDED] is False
+    assert at.session_state[pictures.ELIGIBLE] is False
     # control: an interactive session draws the whole page at once
     whole = AppTest.from_string(FOLDED_SCRIPT, default_timeout=60)
     whole.session_state[pictures.INTERACTIVE] = True
     whole.run()
-    assert below(whole) and whole.session_state[pictures.FOLDED] is False
+    assert below(whole) and whole.session_state[pictures.ELIGIBLE] is False
 
 
 def test_a_first_view_cut_short_is_upgraded_even_when_no_picture_matched(shipped_folder):
