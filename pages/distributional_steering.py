@@ -20,6 +20,7 @@ from core.distributional_steering.resampling import SCHEMES
 from core.distributional_steering.scenarios import (BASES, BATCH_PARTICLES, REWARDS, ScenarioConfig, batch_level,
                                                     check_coordinates, check_target, compare, run, steer_foldedness,
                                                     target_axes, target_density)
+from core.distributional_steering.views import shipped_or_run
 
 SYSTEM = BY_KEY["distributional_steering"]
 BASE_LABELS = {"mixture2d": "2-D mixture (exact score)", "mixture1d": "1-D mixture (exact score)"}
@@ -36,7 +37,8 @@ GRID = np.linspace(-3, 3, 121)
 
 @st.cache_data(show_spinner="Steering the particles…", max_entries=16)
 def cached_run(config: ScenarioConfig, seed: int):
-    return run(config, seed)
+    """The run at these settings: the shipped one for the defaults (when its file is there), else live."""
+    return shipped_or_run(config, seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

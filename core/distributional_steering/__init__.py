@@ -18,7 +18,8 @@ mixture scores in :mod:`.base`, closed forms in :mod:`.closed_forms`; baselines 
 gradient-only guidance, FK steering, particle guidance) in :mod:`.baselines`; a learned noise-prediction
 denoiser in :mod:`.denoiser`; the toy protein (Gō bead chain, Langevin reference, foldedness, max-ent
 reweighting) in :mod:`.protein`; ready-made page scenarios in :mod:`.scenarios`; the asset builder
-``python -m core.distributional_steering.ship protein`` in :mod:`.ship`.
+``python -m core.distributional_steering.ship protein`` in :mod:`.ship`; the page's shipped first view
+(the default scenario's run) in :mod:`.views`.
 """
 
 from core.distributional_steering.base import GaussianMixtureBase
