@@ -28,7 +28,7 @@ def test_default_view_draws_the_shipped_regions_mapie_included_and_numbers():
     assert abs(ratio - comp["ratio_mks_ellipsoid"]) < 6e-4 and ratio < 1.0
     rank = next(float(m.value) for m in at.metric if m.label.startswith("Effective rank"))
     assert rank == pytest.approx(comp["effective_rank"], abs=6e-3)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert "mapie" in comp["scores"] and len(table) == len(comp["scores"]) == 5
     np.testing.assert_allclose(table["coverage"].to_numpy(float), comp["coverage"])
     assert not [b for b in at.button if b.label in ("Compute these regions", "Compare the scores at d = 2")]
@@ -52,7 +52,7 @@ def test_a_higher_dimension_keeps_the_2d_regions_and_compares_the_scores_live_at
     assert run.wait(600) and run.state == "done", (run.state, run.error)
     at.run()
     expected = compare_scores(CompareConfig(dim=3), seed=0)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     np.testing.assert_allclose(table["coverage"].to_numpy(float), expected.coverage)
     np.testing.assert_allclose(table["volume"].to_numpy(float), expected.volume, rtol=1e-9)
     assert any("your run (d = 3, seed 0)" in m.value for m in at.markdown)

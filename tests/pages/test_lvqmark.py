@@ -26,7 +26,7 @@ def test_the_default_view_draws_the_shipped_z_and_the_locality_map():
     z = apptest.values(figs["chart-locality"]["data"][0], "z")
     np.testing.assert_array_equal(z == 2.0, view.get("local", "locality_changed").T)
     assert any(b.label == "Train the tokenizer" for b in at.button)
-    tpr = at.dataframe[0].value["TPR"].tolist()
+    tpr = at.table[0].value["TPR"].tolist()
     assert tpr[0].startswith(f"{view.get('local', 'tpr')[row]:.2f}")
 
 
