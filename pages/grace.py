@@ -357,8 +357,7 @@ def tradeoff_figure(curves: list, live) -> go.Figure:
             fig.add_trace(go.Scatter(x=rows["L0"], y=rows[metric], mode="lines+markers", name=name, legendgroup=name,
                                      showlegend=col == 1, line=dict(color=colour, dash=dash)), row=1, col=col)
     fig.update_xaxes(title_text="active concepts per scene (L0)")
-    fig.update_layout(height=440, legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.22, yanchor="top"),
-                      margin=dict(b=90))
+    fig.update_layout(height=440)   # the template's legend, under the axis titles: plotly makes room for it
     return fig
 
 

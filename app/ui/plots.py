@@ -9,7 +9,8 @@ time on a warm first view.
 
 One layout rule keeps titles and legends apart (:func:`legend_clear_of_title`): the title sits at the
 top left, and a legend that would share the space above the plot goes to the bottom of the figure
-(``yref="container"``, so plotly grows the bottom margin for it instead of covering the axis title).
+(``yref="container"``, so plotly grows the bottom margin for it instead of covering the axis title);
+so does a legend a page placed below the plot, which would otherwise fall outside the figure.
 """
 
 from __future__ import annotations
@@ -53,13 +54,20 @@ def themed(fig: go.Figure) -> go.Figure:
 
 
 def legend_clear_of_title(fig: go.Figure) -> go.Figure:
-    """Move a legend placed above the plot to the figure's bottom when the figure has a title."""
+    """Move a legend placed above the plot to the figure's bottom when the figure has a title, and one placed
+    below the plot (``y < 0`` on the plot's scale) to the figure's bottom too, keeping its horizontal place:
+    plotly grows the margin for a legend there, whereas below the plot it falls outside the figure once
+    the axis titles take the bottom margin."""
     legend = fig.layout.legend
-    above = legend.y is not None and legend.y >= 1.0 and legend.yref in (None, "paper")
+    on_plot = legend.yref in (None, "paper")
+    above = legend.y is not None and legend.y >= 1.0 and on_plot
+    below = legend.y is not None and legend.y < 0.0 and on_plot
     inside = legend.x is not None and legend.x > 1.0     # a legend to the right of the plot keeps its place
     if fig.layout.title.text and above and not inside:
         fig.update_layout(legend=dict(orientation="h", yref="container", yanchor="bottom", y=0.0, xanchor="left",
                                       x=0.0))
+    elif below and not inside:
+        fig.update_layout(legend=dict(yref="container", yanchor="bottom", y=0.0))
     return fig
 
 

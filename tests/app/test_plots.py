@@ -16,6 +16,15 @@ def test_a_titled_figure_with_a_legend_on_top_gets_it_at_the_bottom():
     assert fig.layout.legend.yref == "container" and fig.layout.legend.y == 0.0 and fig.layout.legend.yanchor == "bottom"
 
 
+def test_a_legend_below_the_plot_goes_to_the_figures_bottom_where_plotly_makes_room():
+    for title in ("Loss", None):
+        fig = legend_clear_of_title(two_traces(title=title, legend=dict(orientation="h", x=0.5, xanchor="center",
+                                                                         y=-0.22, yanchor="top")))
+        legend = fig.layout.legend
+        assert (legend.yref, legend.y, legend.yanchor) == ("container", 0.0, "bottom")
+        assert (legend.x, legend.xanchor, legend.orientation) == (0.5, "center", "h")    # its horizontal place kept
+
+
 def test_legends_elsewhere_and_untitled_figures_keep_their_place():
     inside = legend_clear_of_title(two_traces(title="Loss", legend=dict(x=0.99, y=0.02, xanchor="right")))
     assert inside.layout.legend.y == 0.02 and inside.layout.legend.yref is None
