@@ -123,8 +123,7 @@ def comparison_section(config: CompareConfig, seed: int, mapie: bool) -> None:
         st.caption(f"Coverage and volume at d = {config.dim}: start the comparison above.")
         return
     st.markdown(f"**Coverage and volume, {source}:**")
-    # a static table: five rows need no grid, and the grid's browser code (1.3 MB, evaluated before the
-    # first screen's picture is painted) cost a cold first view 0.3 to 0.5 s
+    # a static table: five rows need no grid, and the first screen then loads no grid code (1.3 MB)
     frame = pd.DataFrame({"score": [SCORE_LABELS[n] for n in comp["scores"]], "coverage": comp["coverage"],
                           "volume": comp["volume"], "MC s.e.": comp["volume_se"]})
     st.table(frame.style.format({"coverage": "{:.3f}", "volume": "{:.4g}", "MC s.e.": "{:.2g}"}), hide_index=True)

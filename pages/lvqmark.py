@@ -104,7 +104,7 @@ def numbers(view, attack: str, strength: float) -> None:
         rows["FPR"].append(f"{view.get(enc, 'fpr')[i]:.2f} [{view.get(enc, 'fpr_low')[i]:.2f}, "
                            f"{view.get(enc, 'fpr_high')[i]:.2f}]")
         rows["Δμ₀"].append(f"{view.get(enc, 'drift')[i]:+.4f}")
-    st.table(rows, hide_index=True)   # static: a grid's browser code would hold the first screen's picture back
+    st.table(rows, hide_index=True)   # static: two rows need no grid, and the first screen loads no grid code
 
 
 def explanation(view, attack: str, strength: float) -> None:

@@ -38,13 +38,15 @@ from core.common.seeding import derive_rng
 Test = Callable[[object], float]
 
 
-def _check(alpha: float, n_draws: int, confidence: float) -> None:
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha: {alpha!r} is out of range; allowed 0 < alpha < 1")
+def _check(alpha: float, n_draws: int) -> None:
+    _check_share("alpha", alpha)
     if not isinstance(n_draws, (int, np.integer)) or n_draws < 1:
         raise ValueError(f"n_draws: {n_draws!r} is out of range; allowed an integer >= 1")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence: {confidence!r} is out of range; allowed 0 < confidence < 1")
+
+
+def _check_share(name: str, value: float) -> None:
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"{name}: {value!r} is out of range; allowed 0 < {name} < 1")
 
 
 def _rejections(test: Test, simulate: Callable[[np.random.Generator], object], alpha: float, n_draws: int,
@@ -103,7 +105,8 @@ class Calibration:
 def false_positive_rate(test: Test, simulate_null: Callable[[np.random.Generator], object], *, alpha: float = 0.05,
                         n_draws: int = 1000, seed: int = 0, confidence: float = 0.95) -> Calibration:
     """How often ``test`` rejects at ``alpha`` on ``n_draws`` samples of ``simulate_null``, with its interval."""
-    _check(alpha, n_draws, confidence)
+    _check(alpha, n_draws)
+    _check_share("confidence", confidence)
     k = _rejections(test, simulate_null, alpha, n_draws, seed, "null")
     ci = stats.binomtest(k, n_draws, alpha).proportion_ci(confidence_level=confidence, method="exact")
     return Calibration(alpha, k, n_draws, (float(ci.low), float(ci.high)), confidence)
@@ -138,9 +141,8 @@ class PowerCurve:
 def power_curve(test: Test, simulate: Callable[[np.random.Generator, float], object], effects: Sequence[float], *,
                 alpha: float = 0.05, n_draws: int = 500, seed: int = 0, target: float = 0.8) -> PowerCurve:
     """The power of ``test`` at ``alpha`` for each effect in ``effects`` (samples from ``simulate(rng, effect)``)."""
-    _check(alpha, n_draws, 0.5)
-    if not 0.0 < target < 1.0:
-        raise ValueError(f"target: {target!r} is out of range; allowed 0 < target < 1")
+    _check(alpha, n_draws)
+    _check_share("target", target)
     grid = [float(e) for e in effects]
     if not grid or any(b <= a for a, b in zip(grid, grid[1:])):
         raise ValueError(f"effects: {list(effects)!r} must be a non-empty, strictly increasing grid")

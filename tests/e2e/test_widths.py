@@ -1,5 +1,6 @@
 """Every page fits a projector: at 1024, 1280 and 1440 px wide no control is clipped or off-screen,
-no label or metric breaks a word across lines, no label, chip, button or metric is cut to an ellipsis.
+no label or metric breaks a word across lines, no label, chip, button or metric is cut to an ellipsis, and no
+chart's legend lies outside its chart.
 
 One test per page, its tab resized through the three widths (a fresh load per width would triple the time and
 show nothing more: Streamlit lays out columns in CSS, so a resize relayouts the same elements).
@@ -54,6 +55,13 @@ FIT_CHECK = """() => {
     if (el.closest('.js-plotly-plot, [data-testid="stDataFrame"], [data-testid="stExpanderDetails"]')) continue;
     if (getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && shown(el))
       problems.push(`cut short: ${el.innerText.trim().slice(0, 40)}`);
+  }
+  for (const plot of main.querySelectorAll('.js-plotly-plot')) {   // a chart's legend drawn outside its figure
+    const legend = plot.querySelector('.legend'), box = plot.getBoundingClientRect();
+    if (!legend || !shown(plot)) continue;
+    const r = legend.getBoundingClientRect();
+    if (r.height > 0 && (r.bottom > box.bottom + 1 || r.top < box.top - 1))
+      problems.push(`legend outside its chart: ${(plot.querySelector('.gtitle') || plot).textContent.trim().slice(0, 40)}`);
   }
   return [...new Set(problems)];
 }"""

@@ -92,3 +92,9 @@ def test_a_test_that_returns_no_p_value_is_refused():
 def test_a_power_grid_must_increase(effects):
     with pytest.raises(ValueError, match="^effects:"):
         power_curve(z_test, lambda rng, d: rng.normal(d, size=N), effects)
+
+
+@pytest.mark.parametrize("kwargs, field", [({"target": 1.0}, "target"), ({"alpha": -0.1}, "alpha"), ({"n_draws": 0}, "n_draws")])
+def test_bad_power_arguments_name_the_field(kwargs, field):
+    with pytest.raises(ValueError, match=f"^{field}:"):
+        power_curve(z_test, lambda rng, d: rng.normal(d, size=N), [0.1, 0.2], **kwargs)
