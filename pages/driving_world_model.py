@@ -16,6 +16,7 @@ from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
+from app.ui.tables import static_table
 from app.ui.verdicts import page_header
 from core.driving_world_model.diffusion import SCHEDULE_LABELS, SCHEDULES
 from core.driving_world_model.experiment import FinetuneConfig, finetune_and_evaluate
@@ -119,7 +120,7 @@ def main_section(view) -> None:
             f"{LABELS[variant]}. The hierarchical model first rolls out 8x8 keyframes every 4 frames, then fills "
             "in detail conditioned on them. DF = diffusion forcing, TF = teacher forcing, DF→TF = the paper's "
             "recipe.")
-        st.dataframe(summary_table(view), hide_index=True)
+        static_table(summary_table(view))
     a, b = st.columns(2)
     with a:
         show(horizon_figure(view, metric), key="chart-horizon")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
@@ -16,6 +15,7 @@ from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
+from app.ui.tables import static_table
 from app.ui.verdicts import page_header
 from core.common.results import result_to_dict
 from core.kernel_conformal.data import LAW_LABELS, LAWS
@@ -123,10 +123,8 @@ def comparison_section(config: CompareConfig, seed: int, mapie: bool) -> None:
         st.caption(f"Coverage and volume at d = {config.dim}: start the comparison above.")
         return
     st.markdown(f"**Coverage and volume, {source}:**")
-    # a static table: five rows need no grid, and the first screen then loads no grid code (1.3 MB)
-    frame = pd.DataFrame({"score": [SCORE_LABELS[n] for n in comp["scores"]], "coverage": comp["coverage"],
-                          "volume": comp["volume"], "MC s.e.": comp["volume_se"]})
-    st.table(frame.style.format({"coverage": "{:.3f}", "volume": "{:.4g}", "MC s.e.": "{:.2g}"}), hide_index=True)
+    static_table({"score": [SCORE_LABELS[n] for n in comp["scores"]], "coverage": comp["coverage"],
+                  "volume": comp["volume"], "MC s.e.": comp["volume_se"]}, {"volume": "{:.4g}", "MC s.e.": "{:.2g}"})
     st.metric("Volume ratio MKS / ellipsoid", f"{comp['ratio_mks_ellipsoid']:.3f}",
               help=f"95% MC interval [{comp['ratio_low']:.3f}, {comp['ratio_high']:.3f}]")
     st.metric("Effective rank of the kernel covariance operator", f"{comp['effective_rank']:.2f}")

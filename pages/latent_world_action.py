@@ -15,6 +15,7 @@ from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
+from app.ui.tables import static_table
 from app.ui.verdicts import page_header
 from core.latent_world_action.train import ALIGN_MODES, VARIANT_LABELS, VARIANTS, TrainConfig
 from core.latent_world_action.views import VIEW_EPISODES, shipped_view, train_live
@@ -143,7 +144,7 @@ def shipped_section(view) -> None:
                "coloured by where the target will be H steps later. Aligned, the deployed prior sits on its "
                "posterior; without alignment the two clouds are unrelated.")
     st.subheader("The variants (shipped full models, evaluation seeds 0–4, 100 episodes each)")
-    st.dataframe(comparison_table(view.table), hide_index=True)
+    static_table(comparison_table(view.table), {"eff. rank": "{:.1f}", "ms/chunk": "{:.2f}"})
     st.caption("Success: closed-loop share of episodes caught, mean over training seeds (± their spread). R²: held-out "
                "ridge probes from the prior latents (the action state for variants without slots) of the target's "
                "position at t+H, from the posterior latents, of its position now, and of its move from t to t+H. "

@@ -14,6 +14,7 @@ from app.ui.export import export_buttons
 from app.ui.live import live_panel
 from app.ui.pictures import first_screen
 from app.ui.plots import COLORS, show
+from app.ui.tables import static_table
 from app.ui.verdicts import page_header
 from core.lvqmark.attacks import ATTACK_LABELS, ATTACKS
 from core.lvqmark.data import DATASET_LABELS, DATASETS
@@ -104,7 +105,7 @@ def numbers(view, attack: str, strength: float) -> None:
         rows["FPR"].append(f"{view.get(enc, 'fpr')[i]:.2f} [{view.get(enc, 'fpr_low')[i]:.2f}, "
                            f"{view.get(enc, 'fpr_high')[i]:.2f}]")
         rows["Δμ₀"].append(f"{view.get(enc, 'drift')[i]:+.4f}")
-    st.table(rows, hide_index=True)   # static: two rows need no grid, and the first screen loads no grid code
+    static_table(rows)
 
 
 def explanation(view, attack: str, strength: float) -> None:

@@ -183,7 +183,7 @@ def what_you_see(result: dict) -> None:
 
 
 def merge_section(config: MergeConfig, seed: int) -> tuple[dict | None, dict | None]:
-    """The merge figure, its text and the table; returns the shown (result, landscape)."""
+    """The merge figure and its text; returns the shown (result, landscape)."""
     st.subheader("Merging two adapters")
     left, right = st.columns([3, 2])
     with right:
@@ -196,6 +196,12 @@ def merge_section(config: MergeConfig, seed: int) -> tuple[dict | None, dict | N
         show(merge_figure(result), key="chart-merge")
     with right:
         what_you_see(result)
+    return result, land
+
+
+def merge_table(result: dict) -> None:
+    """Every merge's numbers, and each fine-tuned model's accuracy before merging. Drawn below the first screen: a
+    grid there would hold the first view's picture back while the browser loads the grid's code."""
     cols = table(result)
     st.dataframe(cols, hide_index=True, column_config={k: st.column_config.NumberColumn(format="%.3f")
                                                        for k in cols if k not in ("method", "α / weights")})
@@ -203,7 +209,6 @@ def merge_section(config: MergeConfig, seed: int) -> tuple[dict | None, dict | N
     st.caption("Before merging: each fine-tuned model W0 + ΔW_t alone, test accuracy per task ("
                + "; ".join(f"adapter {t + 1}: " + ", ".join(f"{a:.2f}" for a in ft[t]) for t in range(len(ft)))
                + " on " + ", ".join(result["task_names"]) + ").")
-    return result, land
 
 
 def landscape_section(land: dict) -> None:
@@ -283,6 +288,7 @@ def render() -> None:
         return
     if first_screen():
         return
+    merge_table(result)
     if land is not None:
         landscape_section(land)
     sweep_config, sweep_result = sweep_section(seed)

@@ -1,5 +1,5 @@
 """A page's first view reads shipped arrays and draws shipped pictures: it imports neither torch, transformers
-nor PennyLane, and no figure on it waits for plotly's browser code. It draws the page's first screen only; the
+nor PennyLane, and no figure on it waits for plotly's or the grid's browser code. It draws the page's first screen only; the
 run that makes its pictures interactive draws the rest.
 
 A shared link opened on a fresh server pays for every import the page makes before its first figure;
@@ -32,6 +32,7 @@ PROBE = textwrap.dedent("""
     from app.ui.pictures import DRAWN, ELIGIBLE
     size = lambda node: 1 + sum(size(child) for child in getattr(node, "children", {}).values())
     view = {"exceptions": [e.message for e in at.exception], "charts": len(at.get("plotly_chart")),
+            "grids": len(at.dataframe),
             "pictures": at.session_state[DRAWN] if DRAWN in at.session_state else [],
             "loaded": sorted(m for m in sys.modules if m.split(".")[0] in sys.argv[3].split(",")),
             "folded": at.session_state[ELIGIBLE], "elements": size(at.main)}
@@ -58,6 +59,8 @@ def test_a_first_view_imports_no_heavy_library_and_draws_shipped_pictures(key):
     assert view["charts"] == 0, (f"{view['charts']} figures of {key}'s first view have no shipped picture: "
                                  f"run python -m app.ship_pictures {key}")
     assert view["pictures"] == manifest()[key]
+    # a grid (st.dataframe) loads 1.3 MB of browser code before the picture is painted: app.ui.tables.static_table
+    assert view["grids"] == 0, f"{key}'s first screen draws {view['grids']} grid(s)"
     # it stops at the end of its first screen; the upgrade draws the rest (app.ui.pictures.first_screen)
     assert view["folded"] and not view["folded_after"] and view["exceptions_after"] == []
     assert view["elements_after"] > view["elements"], "the page's first view is already the whole page"

@@ -23,7 +23,7 @@ def test_default_view_draws_the_shipped_curves_fan_probes_and_rollout():
     np.testing.assert_allclose(apptest.values(fan[0], "y"), view.fan_generated[0], rtol=1e-6)
     assert len(charts["chart-rollout"]["frames"]) == view.gt_frames.shape[1]
     assert any(b.label == "Fine-tune with teacher forcing" for b in at.button)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert np.allclose(table["steering ρ"].to_numpy(dtype=float), np.round(view.spearman, 3))
 
 

@@ -22,7 +22,7 @@ def test_default_view_draws_the_shipped_episode_latents_and_table():
     lat = charts["chart-latents-aligned"]
     prior = next(t for t in lat["data"] if t.get("name") == "prior (deployed)")
     np.testing.assert_allclose(apptest.values(prior, "x"), view.aligned.prior_xy[:, 0], rtol=1e-5)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert len(table) == 4 and "R² t+H" in table.columns
     prior_row = view.table["prior"]
     assert table["success"][0] == round(float(np.mean([np.mean(s) for s in prior_row["success"]])), 3)
