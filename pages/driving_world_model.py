@@ -44,7 +44,8 @@ def rollout_figure(view, variant: str, episode: int) -> go.Figure:
     images = [np.hstack([picture(gt[t]), gap, picture(gen[t])]) for t in range(gt.shape[0])]
     heat = dict(colorscale="Greys", zmin=0, zmax=1, showscale=False)
     fig = go.Figure(go.Heatmap(z=images[0], **heat),
-                    frames=[go.Frame(data=[go.Heatmap(z=im, **heat)], name=str(t + 1)) for t, im in enumerate(images)])
+                    frames=[dict(data=[dict(type="heatmap", z=im, **heat)], name=str(t + 1))   # dicts: validated once
+                            for t, im in enumerate(images)])
     steps = [dict(method="animate", label=str(t + 1), args=[[str(t + 1)], dict(mode="immediate", frame=dict(
         duration=0, redraw=True), transition=dict(duration=0))]) for t in range(len(images))]
     fig.update_layout(

@@ -38,23 +38,24 @@ def episode_figure(view, episode: int) -> go.Figure:
     target = view.target[episode]
     agents = (view.prior_agent[episode], view.direct_agent[episode])
 
-    def traces(t: int) -> list:
+    def traces(t: int) -> list[dict]:
+        # plain dicts: plotly validates them once in the figure; 25 frames of 8 go.Scatter objects took 0.2 s
         out = []
         for agent in agents:
-            out += [go.Scatter(x=target[:t + 1, 0], y=target[:t + 1, 1], mode="lines", line=dict(color=COLORS[3], width=1),
-                               showlegend=False, hoverinfo="skip"),
-                    go.Scatter(x=agent[:t + 1, 0], y=agent[:t + 1, 1], mode="lines", line=dict(color=COLORS[0], width=1),
-                               showlegend=False, hoverinfo="skip"),
-                    go.Scatter(x=[target[t, 0]], y=[target[t, 1]], mode="markers", name="target",
-                               marker=dict(color=COLORS[3], size=14), showlegend=False),
-                    go.Scatter(x=[agent[t, 0]], y=[agent[t, 1]], mode="markers", name="agent",
-                               marker=dict(color=COLORS[0], size=12, symbol="diamond"), showlegend=False)]
+            out += [dict(type="scatter", x=target[:t + 1, 0], y=target[:t + 1, 1], mode="lines",
+                         line=dict(color=COLORS[3], width=1), showlegend=False, hoverinfo="skip"),
+                    dict(type="scatter", x=agent[:t + 1, 0], y=agent[:t + 1, 1], mode="lines",
+                         line=dict(color=COLORS[0], width=1), showlegend=False, hoverinfo="skip"),
+                    dict(type="scatter", x=[target[t, 0]], y=[target[t, 1]], mode="markers", name="target",
+                         marker=dict(color=COLORS[3], size=14), showlegend=False),
+                    dict(type="scatter", x=[agent[t, 0]], y=[agent[t, 1]], mode="markers", name="agent",
+                         marker=dict(color=COLORS[0], size=12, symbol="diamond"), showlegend=False)]
         return out
 
     last = len(target) - 1
     for i, trace in enumerate(traces(last)):
         fig.add_trace(trace, 1, 1 + i // 4)
-    fig.frames = [go.Frame(data=traces(t), name=str(t), traces=list(range(8))) for t in range(last + 1)]
+    fig.frames = [dict(data=traces(t), name=str(t), traces=list(range(8))) for t in range(last + 1)]
     fig.update_xaxes(range=[0, 1], constrain="domain")
     fig.update_yaxes(range=[0, 1], scaleanchor="x")
     fig.update_yaxes(scaleanchor="x2", row=1, col=2)
