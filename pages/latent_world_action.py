@@ -121,7 +121,8 @@ def comparison_table(table: dict) -> dict:
     return rows
 
 
-def shipped_section(view) -> None:
+def episode_section(view) -> None:
+    """The episode animation and what it shows: the first screen."""
     episode = bound(st.slider, "Episode", key="episode", min_value=0, max_value=VIEW_EPISODES - 1, value=0)
     left, right = st.columns([2, 1])
     with left:
@@ -135,6 +136,10 @@ def shipped_section(view) -> None:
             "Right, the same backbone without slots. Press Play or drag the slider; each policy plans 8 moves at a "
             f"time. In this episode set the prior caught {int(view.prior_success.sum())} of {len(view.prior_success)}, "
             f"the direct policy {int(view.direct_success.sum())}.")
+
+
+def latents_section(view) -> None:
+    """The latent clouds, the variants' table and the training curves: below the first screen."""
     st.subheader("Prior and posterior latents in 2-D")
     a, b = st.columns(2)
     with a:
@@ -198,9 +203,10 @@ def render() -> None:
     if view is None:
         st.error("The shipped view is missing: run `python -m core.latent_world_action.ship`.")
         return
-    shipped_section(view)
+    episode_section(view)
     if first_screen():
         return
+    latents_section(view)
     live_section()
     for _ in details("Details: what was shipped"):
         st.json({"table": view.table, "view seed": view.seed})
