@@ -1,9 +1,9 @@
 """Small tables in a page's first screen, drawn static.
 
 An ``st.dataframe`` is an interactive grid whose browser code (about 1.3 MB: the grid and Arrow) is fetched and
-evaluated before the first view's picture is painted; a first screen that draws one is slower by about half a
-second (bench/results/HISTORY.md, "Served start-up"). A table of a few rows needs no grid: :func:`static_table`
-draws it with ``st.table``, from the entry bundle, with its numbers formatted as a grid would show them.
+evaluated before the first view's picture is painted: malora's first view was half a second faster without its
+grid (bench/results/HISTORY.md, "Served start-up"). A table of a few rows needs no grid: :func:`static_table`
+draws it with ``st.table``, from the entry bundle, with its numbers formatted to the column's precision.
 """
 
 from __future__ import annotations

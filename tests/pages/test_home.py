@@ -73,4 +73,4 @@ def test_every_registered_page_renders_with_defaults(system):
         title = layout.get("title", {}).get("text") if isinstance(layout.get("title"), dict) else layout.get("title")
         above = legend.get("yref", "paper") == "paper" and legend.get("y", 0) >= 1 and legend.get("x", 0) <= 1
         assert not (title and above), (system.key, key)
-    assert at.metric or at.dataframe, system.key
+    assert at.metric or at.dataframe or at.table, system.key

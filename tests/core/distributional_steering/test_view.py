@@ -10,16 +10,21 @@ from core.distributional_steering.scenarios import ScenarioConfig, run
 from core.distributional_steering.steer import SteeringResult
 
 
+# Runs on other thread counts differ in the last digits of their reductions (an ESS of 762.16229 once differed by
+# 3.5e-9 relative under make test's two workers); a changed method moves them by far more than 1e-6.
+RTOL, ATOL = 1e-6, 1e-9
+
+
 def assert_same_run(a: SteeringResult, b: SteeringResult) -> None:
     for name in views.ARRAYS:
-        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=1e-9, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=RTOL, atol=ATOL, err_msg=name)
     assert a.steps_done == b.steps_done and sorted(a.params) == sorted(b.params)
     for key in a.params:
-        np.testing.assert_allclose(a.params[key], b.params[key], rtol=1e-9, atol=1e-12, err_msg=key)
+        np.testing.assert_allclose(a.params[key], b.params[key], rtol=RTOL, atol=ATOL, err_msg=key)
     assert len(a.snapshots) == len(b.snapshots)
     for (pa, wa), (pb, wb) in zip(a.snapshots, b.snapshots):
-        np.testing.assert_allclose(pa, pb, rtol=1e-9, atol=1e-12)
-        np.testing.assert_allclose(wa, wb, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(pa, pb, rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(wa, wb, rtol=RTOL, atol=ATOL)
 
 
 def test_the_shipped_run_is_the_default_run_as_the_code_runs_it_now():
