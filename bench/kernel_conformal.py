@@ -25,9 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import rederive_verdicts, write_results  # noqa: E402
+from bench.report import judged, rederive_verdicts, write_results  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, not_tested, verdict  # noqa: E402
 
 KEY = "kernel_conformal"
 COMMAND = "python bench/kernel_conformal.py"
@@ -203,65 +202,56 @@ def table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.kernel_conformal.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.kernel_conformal.claims`` decides its status."""
     ident = result["identities"]
-    worst = max(ident.values())
-    out = [verdict("gp_variance_and_mahalanobis", REPRODUCED if worst < 1e-9 else NOT_REPRODUCED,
-                   f"max difference {worst:.1e}",
-                   f"Uncentred MKS vs GP posterior variance {ident['gp_variance_max_abs']:.1e}; linear MKS vs "
-                   f"regularised Mahalanobis {ident['linear_mahalanobis_max_abs']:.1e}; global ellipsoid vs MAPIE's "
-                   f"constant-Σ score {ident['mapie_constant_sigma_max_abs']:.1e}. These are identities of our "
-                   "reading of the score, not of the paper's text (unavailable).", command=COMMAND)]
+    out = {"gp_variance_and_mahalanobis": (
+        f"max difference {max(ident.values()):.1e}",
+        f"Uncentred MKS vs GP posterior variance {ident['gp_variance_max_abs']:.1e}; linear MKS vs regularised "
+        f"Mahalanobis {ident['linear_mahalanobis_max_abs']:.1e}; global ellipsoid vs MAPIE's constant-Σ score "
+        f"{ident['mapie_constant_sigma_max_abs']:.1e}. These are identities of our reading of the score, not of the "
+        "paper's text (unavailable).")}
     cov, ctrl = result["coverage"]["split"], result["coverage"]["in_sample_control"]
-    inside = all(cov["band_low"][i] <= s <= cov["band_high"][i] for i, row in enumerate(cov["share"]) for s in row)
-    control_fails = all(row[0] < ctrl["band_low"][i] for i, row in enumerate(ctrl["share"]))
-    out.append(verdict("finite_sample_coverage", REPRODUCED if inside and control_fails else
-                       (PARTLY if inside else NOT_REPRODUCED),
-                       "MKS " + ", ".join(f"{r[0]:.3f}" for r in cov["share"]) + " at α = "
-                       + ", ".join(f"{a:g}" for a in cov["alphas"]),
-                       f"Over {cov['n_seeds']} seeds every share lies in the 99.9% binomial band around the exact "
-                       f"level; the in-sample control gives {', '.join(f'{r[0]:.3f}' for r in ctrl['share'])}, "
-                       f"{'below' if control_fails else 'not below'} the band.", command=COMMAND))
+    out["finite_sample_coverage"] = (
+        "MKS " + ", ".join(f"{r[0]:.3f}" for r in cov["share"]) + " at α = " + ", ".join(f"{a:g}" for a in cov["alphas"]),
+        f"Share of {cov['n_seeds']} seeds covered (MKS, ellipsoid) against the 99.9% binomial band around the exact "
+        "level: " + "; ".join(f"α = {a:g}: {', '.join(f'{s:.3f}' for s in row)} in [{lo:.3f}, {hi:.3f}]"
+                              for a, row, lo, hi in zip(cov["alphas"], cov["share"], cov["band_low"], cov["band_high"]))
+        + f"; the in-sample control gives {', '.join(f'{r[0]:.3f}' for r in ctrl['share'])}.")
     sw = result["sweeps"]
     n_seeds = next(iter(sw.values())).get("seeds", result.get("scale", {}).get("seeds"))
     nonell = {law: sw[f"{law}/dim"] for law in ("banana", "bimodal")}
-    shrinks = all(h < 1 for s in nonell.values() for h in s["ratio_high"])
-    # The control has no advantage when no interval lies wholly below 1 (within the seeds' and the MC error).
-    gauss = sw["gaussian/dim"]["ratio_high"] + sw["gaussian/alpha"]["ratio_high"]
-    control_ok = all(h >= 1 for h in gauss)
-    grows_dim = {law: s["ratio"][-1] < s["ratio"][0] for law, s in nonell.items()}
     al = {law: sw[f"{law}/alpha"] for law in ("banana", "bimodal")}
-    grows_alpha = {law: s["ratio"][0] < s["ratio"][-1] for law, s in al.items()}   # tighter = smaller alpha
     macro = result.get("real", {}).get("macro_var")
-    real_shrinks = macro is not None and macro["ratio_high"] < 1
     fig = "; ".join(f"{law}: d=2 {s['ratio'][0]:.2f}, d={DIMS[-1]} {s['ratio'][-1]:.2f}" for law, s in nonell.items())
     if macro is not None:
         fig += f"; macrodata VAR {macro['ratio']:.2f}"
-    synthetic = shrinks and control_ok and all(grows_dim.values()) and all(grows_alpha.values())
-    status = (REPRODUCED if synthetic and real_shrinks else
-              PARTLY if shrinks and control_ok else NOT_REPRODUCED)
     real_text = "" if macro is None else (
         f" On the real series (VAR(2) residuals of statsmodels' macrodata, {macro['splits']} random splits "
         f"{macro['n_fit']}/{macro['n_cal']}/{macro['n_test']}) the ratio is {macro['ratio']:.2f} "
         f"[{macro['ratio_low']:.2f}, {macro['ratio_high']:.2f}] at coverage {macro['coverage_mean'][0]:.3f} "
-        f"(ellipsoid {macro['coverage_mean'][1]:.3f}): " + ("smaller." if real_shrinks else "not smaller."))
+        f"(ellipsoid {macro['coverage_mean'][1]:.3f}).")
     mp = result.get("mapie")
     mapie_text = "" if mp is None else " Against MAPIE's learned Σ(x): MKS / MAPIE volume " + "; ".join(
         f"{law} " + ", ".join(f"d={d:g} {r[0]:.2f}" for d, r in zip(m["values"], m["ratio_mks_over_mapie"]))
         for law, m in mp.items()) + "."
-    out.append(verdict("volume_vs_ellipsoid", status, fig,
-                       f"Smaller than the ellipsoid at every dimension (95% interval below 1): {shrinks}; Gaussian "
-                       f"control ratios {', '.join(f'{r:.2f}' for r in sw['gaussian/dim']['ratio'])} over d, "
-                       f"{', '.join(f'{r:.2f}' for r in sw['gaussian/alpha']['ratio'])} over α (no advantage, every "
-                       f"interval reaching 1: {control_ok}); gain grows with dimension: {grows_dim}; gain grows at "
-                       f"tighter α: {grows_alpha} (α ratios "
-                       + "; ".join(f"{law} " + ", ".join(f'{r:.2f}' for r in s['ratio']) for law, s in al.items())
-                       + f"). {n_seeds} seeds, n_fit = n_cal = 400, default bandwidth 0.5 × median, λ = 0.01."
-                       + real_text + mapie_text, command=COMMAND))
-    out.append(not_tested("effective_rank_rates", "The paper's rate (its form and constants) was not available; the "
-                          "bench reports the effective rank against the dimension (table) but tests no rate."))
+    ratios = lambda s: ", ".join(f"{r:.2f} [{lo:.2f}, {hi:.2f}]" for r, lo, hi in zip(s["ratio"], s["ratio_low"],
+                                                                                     s["ratio_high"]))
+    out["volume_vs_ellipsoid"] = (
+        fig, "Volume ratio MKS / ellipsoid with its 95% interval over d = "
+        + ", ".join(f"{d:g}" for d in nonell["banana"]["values"]) + ": "
+        + "; ".join(f"{law} {ratios(s)}" for law, s in nonell.items())
+        + f"; Gaussian control {ratios(sw['gaussian/dim'])} over d, {ratios(sw['gaussian/alpha'])} over α = "
+        + ", ".join(f"{a:g}" for a in sw["gaussian/alpha"]["values"]) + "; over α: "
+        + "; ".join(f"{law} " + ", ".join(f"{r:.2f}" for r in s["ratio"]) for law, s in al.items())
+        + f". {n_seeds} seeds, n_fit = n_cal = 400, default bandwidth 0.5 × median, λ = 0.01." + real_text + mapie_text)
+    out["effective_rank_rates"] = ("", "The paper's rate (its form and constants) was not available; the bench reports "
+                                   "the effective rank against the dimension (table) but tests no rate.")
     return out
+
+
+verdicts = judged(KEY, describe, COMMAND)
 
 
 def main() -> int:

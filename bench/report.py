@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from bench import papers
-from core.common.claims import Verdict, ledger_problems, today, verdicts_to_json
+from core.common.claims import NOT_TESTED, Verdict, ledger_problems, today, verdicts_to_json
 
 RESULTS = DEFAULT_RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -24,6 +24,32 @@ RESULTS = DEFAULT_RESULTS = Path(__file__).resolve().parent / "results"
 def claims_of(key: str) -> tuple:
     """The system's ``CLAIMS`` (imports ``core.<key>``)."""
     return tuple(importlib.import_module(f"core.{key}").CLAIMS)
+
+
+def rules_of(key: str) -> dict:
+    """The system's ``RULES`` by claim id (``core/<key>/claims.py``), or an empty dict before its migration."""
+    return dict(getattr(importlib.import_module(f"core.{key}.claims"), "RULES", {}))
+
+
+def judged(key: str, describe: Callable[[dict], dict], command: str) -> Callable[[dict], list[Verdict]]:
+    """A bench's ``verdicts``: each claim's status from its rule (``core/<key>/claims.py``), applied to the stored
+    numbers; its figure and detail from ``describe(result)`` (claim id -> (figure, detail)), which only words
+    what was measured. The bench decides nothing."""
+
+    def verdicts(result: dict) -> list[Verdict]:
+        rules, texts = rules_of(key), describe(result)
+        out = []
+        for claim in claims_of(key):
+            if claim.id not in rules or claim.id not in texts:
+                raise ValueError(f"{key}: claim {claim.id!r} needs a rule in RULES and a text from describe()")
+            j = rules[claim.id].evaluate(result)
+            figure, detail = texts[claim.id]
+            out.append(Verdict(claim.id, j.status, figure if j.status != NOT_TESTED else "", detail,
+                               command if j.status != NOT_TESTED else "", today(), j.decision, j.controls,
+                               j.diagnosis))
+        return out
+
+    return verdicts
 
 
 def derive_verdicts(key: str, result: dict, verdicts: Callable[[dict], list[Verdict]]) -> list[Verdict]:
@@ -45,9 +71,21 @@ def verdict_table(key: str, verdicts: list[Verdict]) -> str:
     statements = {c.id: c.statement for c in claims_of(key)}
     lines = ["", "## Claims and verdicts", "", "| claim | status | figure | how it follows |", "|---|---|---|---|"]
     for v in verdicts:
-        cells = [statements[v.claim_id], f"**{v.status}**", v.figure or "–", v.detail]
+        cells = [statements[v.claim_id], f"**{v.status}**", v.figure or "–", v.detail + decided(v)]
         lines.append("| " + " | ".join(map(papers.markdown_cell, cells)) + " |")
     return "\n".join(lines) + "\n"
+
+
+def decided(v: Verdict) -> str:
+    """The rule's findings in a sentence or two, after a verdict's detail (empty before rules)."""
+    if not v.decision:
+        return ""
+    found = [f"{c['name']}: {c['text']}" for c in v.decision.get("checks", []) if c.get("text")]
+    found += [f"{c['kind']} {c['name']}: {c['text']}" for c in v.controls if c.get("text")]
+    text = (" Decided: " + "; ".join(found) + ".") if found else ""
+    if v.diagnosis:
+        text += f" Why {v.status}: {v.diagnosis['why']} ({v.diagnosis['cause']})."
+    return text
 
 
 def rederive_verdicts(key: str, table, verdicts) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import re
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -82,6 +82,14 @@ class Verdict:
         for every status but ``not tested``.
     measured_at : str
         The date (ISO 8601) the numbers were measured.
+    decision : dict, optional
+        The rule (:mod:`core.common.rules`) and what each of its own checks found: statistic, interval, margin, α.
+    controls : list of dict, optional
+        Each control the rule judged: ``name``, ``kind`` (``null`` or ``reference``), the measured value, whether
+        it passed the claim's test (``passed``) and whether that supports the claim (``holds``).
+    diagnosis : dict, optional
+        On a verdict other than ``reproduced``: ``cause``, ``why`` (the cause in plain words), ``evidence``, and
+        for ``scale`` and ``genuine`` the ``trend``.
     """
 
     claim_id: str
@@ -90,6 +98,9 @@ class Verdict:
     detail: str
     command: str
     measured_at: str
+    decision: dict | None = None
+    controls: list = field(default_factory=list)
+    diagnosis: dict | None = None
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -103,10 +114,16 @@ class Verdict:
     @classmethod
     def from_dict(cls, data: Mapping) -> "Verdict":
         names = {f.name for f in fields(cls)}
-        missing = sorted(names - set(data))
+        required = {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
+        missing = sorted(required - set(data))
         if missing:
             raise ValueError(f"{missing[0]}: missing from a verdict; allowed fields {', '.join(sorted(names))}")
-        return cls(**{name: data[name] for name in names})
+        return cls(**{name: data[name] for name in names if name in data})
+
+    @property
+    def cause(self) -> str | None:
+        """The diagnosis' cause, or None (a reproduced verdict, or one stored before diagnoses)."""
+        return (self.diagnosis or {}).get("cause")
 
 
 def verdict(claim: Claim | str, status: str, figure: str, detail: str, *, command: str,
@@ -126,8 +143,11 @@ def today() -> str:
 
 
 def verdicts_to_json(verdicts: Iterable[Verdict]) -> list[dict]:
-    """Verdicts as the plain dicts that go under ``"verdicts"`` in a results file."""
-    return [asdict(v) for v in verdicts]
+    """Verdicts as the plain dicts that go under ``"verdicts"`` in a results file (a verdict judged before rules
+    existed stores no decision, controls or diagnosis)."""
+    optional = ("decision", "controls", "diagnosis")
+    return [{k: val for k, val in asdict(v).items() if k not in optional or val}
+            if not (v.decision or v.controls or v.diagnosis) else asdict(v) for v in verdicts]
 
 
 def results_path(key: str, results_dir: Path | None = None) -> Path:
@@ -152,6 +172,26 @@ def ledger_problems(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) ->
     problems += [f"claim id {i!r} appears twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
     problems += [f"claim {i!r} has no verdict" for i in ids if i not in verdicts]
     problems += [f"verdict on unknown claim {i!r}" for i in verdicts if i not in ids]
+    return problems
+
+
+CONTROL_KINDS = ("null", "reference")
+
+
+def verdict_problems(v: Verdict) -> list[str]:
+    """What a stored verdict lacks under the ledger's rules (empty when complete): a decision, at least one
+    control with its ``kind``, and, unless reproduced, a diagnosis with its ``cause``."""
+    problems = []
+    if not isinstance(v.decision, Mapping) or not v.decision.get("rule"):
+        problems.append(f"{v.claim_id}: no decision (its rule and checks)")
+    controls = v.controls if isinstance(v.controls, list) else []
+    if not controls:
+        problems.append(f"{v.claim_id}: names no control")
+    for c in controls:
+        if not isinstance(c, Mapping) or c.get("kind") not in CONTROL_KINDS or not c.get("name"):
+            problems.append(f"{v.claim_id}: a control without a name or a kind in {', '.join(CONTROL_KINDS)}")
+    if v.status != REPRODUCED and not (v.diagnosis or {}).get("cause"):
+        problems.append(f"{v.claim_id}: a {v.status!r} verdict without diagnosis.cause")
     return problems
 
 
