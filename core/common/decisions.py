@@ -15,6 +15,7 @@ Input forms (``x``):
 - :class:`InBand`: ``(value, low, high)``, a value inside a band the bench derived (e.g. a binomial band);
 - :class:`PValue`: a pre-registered test's p-value against its α;
 - :class:`Trend`: a sequence over increasing scale, its last entry against its first;
+- :class:`Flag`: a yes/no fact the bench stored (a solver's status), never a comparison it made;
 - :class:`Every`, :class:`Some`: a list of inputs, each judged by the inner decision.
 
 A missing input (``None``) is not a failure: the outcome's ``passed`` is None, "not measured".
@@ -360,6 +361,24 @@ class Trend(Decision):
     def examples(self):
         up, down = [1.0, 2.0, 3.0], [3.0, 2.0, 1.0]
         return (up, down) if self.side == "rising" else (down, up)
+
+
+@dataclass(frozen=True)
+class Flag(Decision):
+    """A yes/no fact the bench stored (a solver's status, whether a run converged): passes when true. For
+    facts only; a comparison of numbers belongs in one of the decisions above, where the rule shows it."""
+
+    meaning: str = "true"
+
+    def _decide(self, x) -> Outcome:
+        ok = bool(x)
+        return Outcome(ok, float(ok), text=f"{'' if ok else 'not '}{self.meaning}")
+
+    def describe(self) -> str:
+        return self.meaning
+
+    def examples(self):
+        return True, False
 
 
 @dataclass(frozen=True)

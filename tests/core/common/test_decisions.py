@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core.common.decisions import (Binomial, Bootstrap, Every, InBand, Interval, PairedT, PValue, Some, Threshold,
+from core.common.decisions import (Binomial, Bootstrap, Every, Flag, InBand, Interval, PairedT, PValue, Some, Threshold,
                                    Trend)
 
 ALL = [Threshold(1e-9), Threshold(0.5, "above", strict=False), Interval(1.0, "below"), Interval(0.0, "above"),
@@ -14,7 +14,7 @@ ALL = [Threshold(1e-9), Threshold(0.5, "above", strict=False), Interval(1.0, "be
        PairedT(0.02, "below", confidence=0.9), Bootstrap(0.5, "above"), Bootstrap(0.0, "below", "median"),
        Binomial(0.05, "contains"), Binomial(0.5, "above"), Binomial(0.001, "below"), InBand(), InBand("above"),
        InBand("below"), PValue(0.01), Trend("rising"), Trend("falling", monotone=True), Every(Interval(1.0, "below")),
-       Some(Threshold(0.0, "above"))]
+       Some(Threshold(0.0, "above")), Flag("converged")]
 
 
 @pytest.mark.parametrize("decision", ALL, ids=lambda d: type(d).__name__ + ":" + d.describe())
