@@ -77,15 +77,10 @@ def verdict_table(key: str, verdicts: list[Verdict]) -> str:
 
 
 def decided(v: Verdict) -> str:
-    """The rule's findings in a sentence or two, after a verdict's detail (empty before rules)."""
-    if not v.decision:
-        return ""
-    found = [f"{c['name']}: {c['text']}" for c in v.decision.get("checks", []) if c.get("text")]
-    found += [f"{c['kind']} {c['name']}: {c['text']}" for c in v.controls if c.get("text")]
-    text = (" Decided: " + "; ".join(found) + ".") if found else ""
-    if v.diagnosis:
-        text += f" Why {v.status}: {v.diagnosis['why']} ({v.diagnosis['cause']})."
-    return text
+    """The rule's findings and, for a negative, its cause, after a verdict's detail (empty before rules)."""
+    text = " ".join(t for t in (v.decided(), v.why() and f"Why {v.status}: {v.diagnosis['why']} "
+                                                       f"({v.diagnosis['cause']}).") if t)
+    return f" {text}" if text else ""
 
 
 def rederive_verdicts(key: str, table, verdicts) -> int:

@@ -87,6 +87,13 @@ def measured(claim: Claim, verdict: Verdict | None) -> None:
         st.warning("No verdict in the shipped results: the benchmark has not judged this claim.")
         return
     st.markdown(f"**Verdict: {verdict.status}.** {plain(verdict.detail)}")
+    if verdict.decision:
+        st.markdown(f"**Decided by its rule.** {plain(verdict.decision.get('rule', ''))}. "
+                    f"{plain(verdict.decided().removeprefix('Decided: '))}")
+    if verdict.diagnosis:
+        d = verdict.diagnosis
+        st.markdown(f"**Why {verdict.status}.** {plain(d['why'][:1].upper() + d['why'][1:])} ({d['cause']}). "
+                    f"{plain(d.get('evidence', ''))}")
     if verdict.command:
         st.code(verdict.command, language="bash")
     st.caption(f"Measured {verdict.measured_at}.")

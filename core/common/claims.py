@@ -125,6 +125,21 @@ class Verdict:
         """The diagnosis' cause, or None (a reproduced verdict, or one stored before diagnoses)."""
         return (self.diagnosis or {}).get("cause")
 
+    def decided(self) -> str:
+        """What the rule found, in a sentence: each check's and each control's outcome (empty before rules)."""
+        if not self.decision:
+            return ""
+        found = [f"{c['name']}: {c['text']}" for c in self.decision.get("checks", []) if c.get("text")]
+        found += [f"{c['kind']} {c['name']}: {c['text']}" for c in self.controls if c.get("text")]
+        return ("Decided: " + "; ".join(found) + ".") if found else ""
+
+    def why(self) -> str:
+        """Why the verdict is not reproduced, in a sentence: its cause in plain words and the evidence."""
+        if not self.diagnosis:
+            return ""
+        d = self.diagnosis
+        return f"Why {self.status}: {d['why']} ({d['cause']}). {d.get('evidence', '')}".strip()
+
 
 def verdict(claim: Claim | str, status: str, figure: str, detail: str, *, command: str,
             measured_at: str | None = None) -> Verdict:
@@ -176,6 +191,14 @@ def ledger_problems(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) ->
 
 
 CONTROL_KINDS = ("null", "reference")
+CAUSES = {  # why a verdict is not reproduced (core.common.rules.Diagnosis) -> the plain words the pages show
+    "method": "our method departs from the paper",
+    "measurement": "our test cannot show the effect, or is miscalibrated",
+    "scale": "plausibly needs more data, width or steps than we run",
+    "genuine": "faithful method, calibrated and powered test: the effect is absent at our scale",
+    "unavailable": "the material is not reachable here",
+    "undiagnosed": "not diagnosed yet",
+}
 
 
 def verdict_problems(v: Verdict) -> list[str]:

@@ -29,18 +29,10 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from core.common.claims import CONTROL_KINDS, NOT_REPRODUCED, NOT_TESTED, PARTLY, REPRODUCED, STATUSES
+from core.common.claims import CAUSES, CONTROL_KINDS, NOT_REPRODUCED, NOT_TESTED, PARTLY, REPRODUCED, STATUSES
 from core.common.decisions import Decision, Outcome
 
 ROLES = ("claim", "part", "null", "reference")
-CAUSES = {  # cause -> the plain words the Claims page shows
-    "method": "our method departs from the paper",
-    "measurement": "our test cannot show the effect, or is miscalibrated",
-    "scale": "plausibly needs more data, width or steps than we run",
-    "genuine": "faithful method, calibrated and powered test: the effect is absent at our scale",
-    "unavailable": "the material is not reachable here",
-    "undiagnosed": "not diagnosed yet",
-}
 TREND_CAUSES = ("scale", "genuine")
 
 

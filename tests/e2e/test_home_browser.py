@@ -84,3 +84,29 @@ def test_claims_page_shows_the_ledger(app_url, browser_page, shots):
     page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=30_000)
     assert page.locator('[data-testid="stException"]').count() == 0
     full_screenshot(page, shots / "claims.png")
+
+
+def test_the_claims_page_filters_by_cause(app_url, browser_page, shots):
+    import pandas as pd
+
+    from core.common.claims import load_ledger
+
+    verdicts = [v for s in SYSTEMS if s.built for _, v in load_ledger(s.key)]
+    found = {}
+    for v in verdicts:
+        if v.cause:
+            found[v.cause] = found.get(v.cause, 0) + 1
+    cause = min(found, key=lambda c: (found[c], c))          # the rarest cause: a filter that drops most rows
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{app_url}/claims", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Claims").first.wait_for(timeout=30_000)
+    page.get_by_role("button", name=f"{cause} ({found[cause]})").click()
+    page.get_by_text(f"Showing {found[cause]} of {len(verdicts)} claims.").wait_for(timeout=30_000)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download these claims (CSV)").click()
+    shown = pd.read_csv(download.value.path())
+    assert len(shown) == found[cause] and set(shown["cause"]) == {cause}
+    assert "reproduced" not in set(shown["status"]) and shown["why"].nunique() == 1
+    assert page.locator('[data-testid="stException"]').count() == 0
+    full_screenshot(page, shots / "claims_by_cause.png")

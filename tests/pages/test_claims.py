@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.catalog import SYSTEMS
 from app.ui.verdicts import plain
-from core.common.claims import load_ledger, summary_line, tally
+from core.common.claims import CAUSES, load_ledger, summary_line, tally
 
 MAIN = str(Path(__file__).resolve().parents[2] / "app" / "shell.py")
 BUILT = [s for s in SYSTEMS if s.built]
@@ -44,6 +44,39 @@ def test_the_status_filter_keeps_only_that_status(status):
     assert at.caption[0].value == f"Showing {len(table)} of {len(ALL)} claims."
 
 
+def causes_shipped() -> dict[str, int]:
+    found = {}
+    for _, _, v in ALL:
+        if v.cause:
+            found[v.cause] = found.get(v.cause, 0) + 1
+    return found
+
+
+@pytest.mark.parametrize("cause", sorted(causes_shipped()))
+def test_the_cause_filter_keeps_only_that_cause_and_says_why(cause):
+    at = open_claims()
+    pills = at.button_group(key="cause")
+    assert list(pills.options) and all(str(o).split(" (")[0] in CAUSES for o in pills.options)
+    pills.set_value([cause]).run()
+    table = at.dataframe[0].value
+    assert len(table) == causes_shipped()[cause] > 0
+    assert set(table["why"]) == {CAUSES[cause]}
+    assert not (set(table["status"]) & {"reproduced"})
+    assert at.caption[0].value == f"Showing {len(table)} of {len(ALL)} claims."
+
+
+def test_the_csv_export_carries_the_rule_and_the_diagnosis():
+    from app.claims import EXPORT, rows
+
+    table = rows()
+    assert {"cause", "why", "evidence", "decision", "controls"} <= set(EXPORT)
+    by_claim = {(k, c.id): v for k, c, v in ALL}
+    for _, row in table.iterrows():
+        v = by_claim[(row["key"], row["claim_id"])]
+        assert row["decision"] == v.decided() and row["why"] == (v.diagnosis or {}).get("why", "")
+        assert row["controls"] == "; ".join(f"{c['name']} ({c['kind']})" for c in v.controls)
+
+
 def test_the_theme_filter_keeps_only_that_theme():
     at = open_claims()
     theme = BUILT[0].theme
@@ -68,3 +101,17 @@ def test_quantum_ng_says_on_first_view_how_often_the_per_shot_claim_holds():
     texts = " ".join(m.value for m in at.markdown)
     assert f"**{plain(verdict.figure)}**" in texts                  # in the strip, under the title
     assert f"finds the claim **{verdict.status}**: it {plain(verdict.figure)}" in texts   # and beside the main figure
+
+
+def test_a_strip_says_how_each_verdict_was_decided_and_why_a_negative_is_negative():
+    key = next(k for k, entries in LEDGER.items() if any(v.decision and v.diagnosis for _, v in entries))
+    at = AppTest.from_file(MAIN, default_timeout=120).run()
+    at.switch_page(f"../pages/{key}.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    texts = [m.value for m in at.markdown]
+    for claim, v in LEDGER[key]:
+        if v.decision:
+            assert any(t.startswith("**Decided by its rule.**") and plain(v.decision["rule"]) in t for t in texts)
+        if v.diagnosis:
+            why = next(t for t in texts if t.startswith(f"**Why {v.status}.**") and plain(v.diagnosis["evidence"]) in t)
+            assert f"({v.diagnosis['cause']})" in why
