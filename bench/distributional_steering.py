@@ -61,9 +61,8 @@ from scipy.stats import norm, wasserstein_distance
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_results  # noqa: E402
+from bench.report import judged, write_results  # noqa: E402
 from core.common.results import result_to_dict  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
 from core.distributional_steering import (EntropyReward, GaussianMixtureBase, MeanCalibration,  # noqa: E402
                                           MomentConstraint, PointwiseReward, exponential_tilt, mean_calibration_tilt,
@@ -485,6 +484,7 @@ def repulsion_table(rep: dict | None) -> list:
 
 
 
+KEY = "distributional_steering"
 COMMAND = "python bench/distributional_steering.py"
 
 
@@ -505,75 +505,67 @@ def _row(rows: list, method: str) -> dict | None:
     return next((row for row in rows if row["method"] == method), None)
 
 
-def verdicts(r: dict) -> list:
-    """One verdict per claim in ``core.distributional_steering.CLAIMS``, from the numbers in ``r`` alone."""
+def describe(r: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``r`` alone; its rule in
+    ``core.distributional_steering.claims`` decides its status."""
     cf = r["closed_forms"]
     cells = [(task, m, v) for task, per in cf.items() for m, v in per.items()]
     seeds = r.get("closed_form_seeds", len(SEEDS))
     good = [(t, m) for t, m, v in cells if v["within_tolerance"] >= 0.9 * seeds]
-    medians = all(v["median"] < v["tolerance"] for _, _, v in cells)
     unguided = {rw: _row(rows, "unguided")["W1 to target"] for rw, rows in r["baselines"].items()
                 if np.isfinite(_row(rows, "unguided")["W1 to target"])}
-    whole_ok, whole_summary, whole_detail = whole_target_reading(r)
-    status = (REPRODUCED if len(good) == len(cells) and whole_ok else PARTLY) if medians else NOT_REPRODUCED
-    out = [verdict("targets_tilted_measure", status, whole_summary,
-                   f"Closed-form tasks: {len(good)} of {len(cells)} task × statistic cells within tolerance on ≥ 90 % "
-                   f"of {seeds} seeds. " + closed_form_note(cf, seeds)
-                   + whole_detail + pooled_note(r)
-                   + steps_note(r.get("soft_calibration_against_steps"))
-                   + repulsion_note(r.get("repulsion_against_n"), r.get("whole_seeds", 8))
-                   + f"The unguided control is far off (W1 {min(unguided.values()):.2f} to "
-                   f"{max(unguided.values()):.2f} on the page's scenarios).", command=command(r))]
+    _, whole_summary, whole_detail = whole_target_reading(r, decided=False)
+    out = {"targets_tilted_measure": (
+        whole_summary,
+        f"Closed-form tasks: {len(good)} of {len(cells)} task × statistic cells within tolerance on ≥ 90 % of {seeds} "
+        "seeds; median errors over the seeds against their tolerances: " + "; ".join(
+            f"{task} / {m} {v['median']:.3g} ({v['tolerance']:g})" for task, m, v in cells) + ". "
+        + closed_form_note(cf, seeds) + whole_detail + pooled_note(r)
+        + steps_note(r.get("soft_calibration_against_steps"))
+        + repulsion_note(r.get("repulsion_against_n"), r.get("whole_seeds", 8))
+        + f"The unguided control's W1 to the target: {min(unguided.values()):.2f} to {max(unguided.values()):.2f} on "
+        "the page's scenarios.")}
     tilt = r["baselines"]["tilt"]
     mf, fk = _row(tilt, "mean-field particles"), _row(tilt, "FK steering")
     gap = max(abs(mf[k] - fk[k]) for k in ("mean x1", "mean x2", "W1 to target"))
-    out.append(verdict("pointwise_special_case", REPRODUCED if gap < 1e-9 else NOT_REPRODUCED,
-                       f"largest difference from FK steering {gap:.0e}",
-                       f"On the pointwise tilt, seed 0, the mean-field scheme and a separately written FK steering "
-                       f"give means and W1 that differ by at most {gap:.0e} (W1 to the exact target {mf['W1 to target']:.3f}).",
-                       command=command(r)))
+    out["pointwise_special_case"] = (
+        f"largest difference from FK steering {gap:.0e}",
+        f"On the pointwise tilt, seed 0, the mean-field scheme and a separately written FK steering give means and W1 "
+        f"that differ by at most {gap:.0e} (W1 to the exact target {mf['W1 to target']:.3f}).")
     pairs = {rw: (_row(rows, "mean-field particles")["W1 to target"], _row(rows, "gradient guidance only")["W1 to target"])
              for rw, rows in r["baselines"].items() if np.isfinite(_row(rows, "mean-field particles")["W1 to target"])}
     wins = [rw for rw, (a, b) in pairs.items() if a < b]
-    n = len(pairs)
-    out.append(verdict("beats_gradient_guidance",
-                       REPRODUCED if len(wins) == n else PARTLY if 2 * len(wins) > n else NOT_REPRODUCED,
-                       f"closer to the exact target in {len(wins)} of {n} scenarios",
-                       "W1 to the exact target, mean-field against gradient guidance alone: " + "; ".join(
-                           f"{rw} {a:.3f} vs {b:.3f}" for rw, (a, b) in pairs.items()) + " (one seed each).",
-                       command=command(r)))
+    out["beats_gradient_guidance"] = (
+        f"closer to the exact target in {len(wins)} of {len(pairs)} scenarios",
+        "W1 to the exact target, mean-field against gradient guidance alone: " + "; ".join(
+            f"{rw} {a:.3f} vs {b:.3f}" for rw, (a, b) in pairs.items()) + " (one seed each).")
     b = r["batch_level"]
     rows = {row["method"]: row for row in b["rows"]}
-    weighted = rows.get("mean-field particles")
-    pg = rows.get("particle guidance")
-    same = b["max_gap"] < 1e-5
-    on_target = weighted is not None and weighted["binned W1"] < 1.5 * weighted["floor"]
-    out.append(verdict("batch_level_foundation", REPRODUCED if same and on_target else PARTLY if same else NOT_REPRODUCED,
-                       f"particle guidance = the framework's unweighted repulsion proposal to {b['max_gap']:.0e}",
-                       "Particle guidance's drift is the gradient of the kernel-repulsion reward's first variation at "
-                       "the unweighted batch (Jacobian 1/alpha_t); sampled both ways with one seed the particles agree "
-                       f"to {b['max_gap']:.0e}. Alone it is not at the mean-field target (binned W1 {pg['binned W1']:.3f}, "
-                       f"floor {pg['floor']:.3f}); the framework's weighted scheme is ({weighted['binned W1']:.3f}, floor "
-                       f"{weighted['floor']:.3f}). One batch-level method (particle guidance), one kernel.",
-                       command=command(r)))
+    weighted, pg = rows.get("mean-field particles"), rows.get("particle guidance")
+    out["batch_level_foundation"] = (
+        f"particle guidance = the framework's unweighted repulsion proposal to {b['max_gap']:.0e}",
+        "Particle guidance's drift is the gradient of the kernel-repulsion reward's first variation at the unweighted "
+        "batch (Jacobian 1/alpha_t); sampled both ways with one seed the particles agree to "
+        f"{b['max_gap']:.0e}. Alone, its binned W1 to the mean-field target is {pg['binned W1']:.3f} (floor "
+        f"{pg['floor']:.3f}); the framework's weighted scheme's is {weighted['binned W1']:.3f} (floor "
+        f"{weighted['floor']:.3f}). One batch-level method (particle guidance), one kernel.")
     p = r["protein"]
-    calibrated = abs(p["steered_mean_foldedness"] - p["target"]) < 0.02 and p["w1_steered_vs_maxent_reference"] < 0.02
     base_gap = p["denoiser_mean_foldedness"] - p["reference_mean_foldedness"]
     lo, hi = p.get("reference_bootstrap_95", [p["reference_mean_foldedness"] - 0.02, p["reference_mean_foldedness"] + 0.02])
-    base_fits = lo <= p["denoiser_mean_foldedness"] <= hi
     interval = (f"the reference's {p['reference_mean_foldedness']:.3f} (bootstrap 95 % interval {lo:.3f} to {hi:.3f}, "
                 "i.i.d. over the shipped conformations; chains correlate, so it is if anything too narrow)")
-    out.append(verdict("protein_calibration",
-                       (REPRODUCED if base_fits else PARTLY) if calibrated else NOT_REPRODUCED,
-                       f"steered mean foldedness {p['steered_mean_foldedness']:.3f} for a target of {p['target']}; "
-                       f"unsteered {p['denoiser_mean_foldedness']:.3f} vs reference {p['reference_mean_foldedness']:.3f}",
-                       f"W1 to the max-ent reweighted Langevin reference {p['w1_steered_vs_maxent_reference']:.3f}. The "
-                       f"learned denoiser alone gives {p['denoiser_mean_foldedness']:.3f} against {interval}: a gap of "
-                       f"{base_gap:+.3f}, " + ("inside the interval. " if base_fits else
-                       "outside it, so the base model itself under-folds (retraining as documented in denoiser.py did "
-                       "not close it); steering calibrates to an absolute target, so the gap moves the start, not the "
-                       "goal. ") + "A toy Gō protein, not the paper's conformation benchmarks.", command=command(r)))
+    out["protein_calibration"] = (
+        f"steered mean foldedness {p['steered_mean_foldedness']:.3f} for a target of {p['target']}; "
+        f"unsteered {p['denoiser_mean_foldedness']:.3f} vs reference {p['reference_mean_foldedness']:.3f}",
+        f"W1 to the max-ent reweighted Langevin reference {p['w1_steered_vs_maxent_reference']:.3f}. The learned "
+        f"denoiser alone gives {p['denoiser_mean_foldedness']:.3f} against {interval}: a gap of {base_gap:+.3f}. Where "
+        "the denoiser alone falls below that interval the base model itself under-folds (retraining as documented in "
+        "denoiser.py did not close it); steering calibrates to an absolute target, so the gap moves the start, not "
+        "the goal. A toy Gō protein, not the paper's conformation benchmarks.")
     return out
+
+
+verdicts = judged(KEY, describe, command)   # the command lines that measured the stored result
 
 
 def closed_form_note(cf: dict, seeds: int) -> str:
@@ -599,10 +591,11 @@ def whole_blocks(r: dict) -> list:
         for b in (r.get("whole_target_replication"), r.get("whole_target_decision")) if b]
 
 
-def whole_target_reading(r: dict) -> tuple:
+def whole_target_reading(r: dict, decided: bool = True) -> tuple:
     """(passes, summary, detail) of the whole-target check: the decision block (section 2c) by its
     family-wise rule, whose control (the pre-issue scheme on the same seeds) must fail it; without
-    one, the last block run by the per-statistic 2 SE rule."""
+    one, the last block run by the per-statistic 2 SE rule. ``decided=False`` leaves the control's reading out of
+    the detail (the verdicts' rule, ``core.distributional_steering.claims``, states it)."""
     blocks = whole_blocks(r)
     where, _, families = blocks[-1]
     dec = r.get("whole_target_decision")
@@ -616,7 +609,7 @@ def whole_target_reading(r: dict) -> tuple:
     earlier = "".join(f"Earlier block, {w}, by 2 SE: {said(_whole_misses(f)[0], '2 SE')}" for w, _, f in blocks[:-1])
     pre = (f"The pre-issue hard-constraint scheme on {where}: W1 {old['ratio_median']:.2f} floors, largest |z| "
            f"{old_z:.1f}" + ((": the rule rejects it. " if control_fails else ": the rule does not reject it, so it "
-                             "cannot decide. ") if dec else ". ")) if old else ""
+                             "cannot decide. ") if dec and decided else ". ")) if old else ""
     if dec:
         summary = (f"{n_stats - len(misses)} of {n_stats} free statistics within the family-wise bound {bound:.2f} SE "
                    f"over {where}, {n_stats - len(two)} "

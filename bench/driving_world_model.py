@@ -22,8 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import rederive_verdicts, write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
+from bench.report import judged, rederive_verdicts, write_results  # noqa: E402
 
 KEY = "driving_world_model"
 COMMAND = "python bench/driving_world_model.py"
@@ -174,71 +173,63 @@ def table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.driving_world_model.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.driving_world_model.claims`` decides its status."""
     ev = result["evaluations"]
-
-    def probe(name):
-        return float(np.mean(np.asarray(ev[name]["probe_r2"])))
-
-    def iou32(name):
-        return float(np.mean(np.asarray(ev[name]["iou"])[:, -1]))
-
     pr = result["probes"]
 
     def probe_mean(name):
         return float(np.mean(np.asarray(pr[name]["r2"])))
 
     df, tf, dftf, untrained = (probe_mean(n) for n in ("flat_df", "flat_tf", "flat_dftf", "untrained_flat"))
-    shuf_ok = max(np.max(np.asarray(pr[n]["r2_shuffled"])) for n in ("flat_df", "flat_tf")) < 0.1
-    per_seed = np.asarray(pr["flat_df"]["r2"]).mean(1) > np.asarray(pr["flat_tf"]["r2"]).mean(1)
+    shuffled = max(np.max(np.asarray(pr[n]["r2_shuffled"])) for n in ("flat_df", "flat_tf"))
+    per_set = {n: np.asarray(pr[n]["r2"]).mean(1) for n in ("flat_df", "flat_tf")}
     speed = {n: float(np.mean(np.asarray(pr[n]["r2"])[:, 0])) for n in ("flat_df", "flat_tf", "untrained_flat")}
     n_train = len(result["scale"]["training_seeds"])
-    status = (REPRODUCED if per_seed.all() and df - tf > 0.05 and df > untrained + 0.05 and shuf_ok and n_train >= 2
-              else PARTLY if per_seed.mean() > 0.5 and shuf_ok else NOT_REPRODUCED)
-    out = [verdict("df_richer_representations", status, f"probe R² DF {df:.3f}, TF {tf:.3f}, untrained {untrained:.3f}",
-                   f"Mean held-out R² over speed, lane and gap, {len(per_seed)} probe sets of "
-                   f"{result['scale']['probe_episodes']} episodes: flat DF {df:.3f}, flat TF {tf:.3f}, flat DF→TF "
-                   f"{dftf:.3f}, hierarchical DF→TF {probe_mean('hier_dftf'):.3f}, and the untrained network "
-                   f"{untrained:.3f}; DF above TF on {int(per_seed.sum())} of {len(per_seed)} sets (one training seed). "
-                   f"Speed R²: DF {speed['flat_df']:.2f}, TF {speed['flat_tf']:.2f}, untrained "
-                   f"{speed['untrained_flat']:.2f}. At this scale training does not make the GRU state more linearly "
-                   f"informative than random features, with either objective. Shuffled-target control below 0.1: "
-                   f"{shuf_ok}.", command=COMMAND)]
+    out = {"df_richer_representations": (
+        f"probe R² DF {df:.3f}, TF {tf:.3f}, untrained {untrained:.3f}",
+        f"Mean held-out R² over speed, lane and gap, {len(per_set['flat_df'])} probe sets of "
+        f"{result['scale']['probe_episodes']} episodes: flat DF {df:.3f}, flat TF {tf:.3f}, flat DF→TF {dftf:.3f}, "
+        f"hierarchical DF→TF {probe_mean('hier_dftf'):.3f}, and the untrained network {untrained:.3f}; per set DF "
+        + ", ".join(f"{x:.3f}" for x in per_set["flat_df"]) + " against TF " + ", ".join(f"{x:.3f}" for x in per_set["flat_tf"])
+        + f" ({n_train} training seed{'s' if n_train != 1 else ''}). Speed R²: DF {speed['flat_df']:.2f}, TF "
+        f"{speed['flat_tf']:.2f}, untrained {speed['untrained_flat']:.2f}. At this scale training does not make the GRU "
+        "state more linearly informative than random features, with either objective. Shuffled-target control: R² at "
+        f"most {shuffled:.3f}.")}
 
     def at(name, key, step):
         return float(np.mean(np.asarray(ev[name][key])[:, step]))
 
-    i_df, i_tf, i_dftf, i_copy = iou32("flat_df"), iou32("flat_tf"), iou32("flat_dftf"), at("copy_last", "iou", -1)
+    i_df, i_tf, i_dftf, i_copy = (at(n, "iou", -1) for n in ("flat_df", "flat_tf", "flat_dftf", "copy_last"))
     m_df, m_tf, m_dftf = at("flat_df", "mse", -1), at("flat_tf", "mse", -1), at("flat_dftf", "mse", -1)
-    iou_ok = i_tf > i_df and i_dftf > i_df and min(i_tf, i_dftf) > i_copy
-    mse_ok = m_tf < m_df and m_dftf < m_df
-    status = REPRODUCED if iou_ok and mse_ok else PARTLY if mse_ok else NOT_REPRODUCED
-    out.append(verdict("tf_stable_rollouts", status, f"IoU@32 DF {i_df:.3f}, TF {i_tf:.3f}, DF→TF {i_dftf:.3f}",
-                       f"Autoregressive rollouts, 10 DDIM steps, clean context. By frame 32 every variant has lost the "
-                       f"other cars: IoU@32 is below the copy-last-frame baseline ({i_copy:.3f}) for all, so IoU does "
-                       f"not separate them; IoU@8 DF {at('flat_df', 'iou', 7):.3f}, TF {at('flat_tf', 'iou', 7):.3f}, "
-                       f"DF→TF {at('flat_dftf', 'iou', 7):.3f}; MSE@32 DF {m_df:.4f}, TF {m_tf:.4f}, DF→TF "
-                       f"{m_dftf:.4f} (TF and DF→TF below DF: {mse_ok}).", command=COMMAND))
+    out["tf_stable_rollouts"] = (
+        f"IoU@32 DF {i_df:.3f}, TF {i_tf:.3f}, DF→TF {i_dftf:.3f}",
+        f"Autoregressive rollouts, 10 DDIM steps, clean context. By frame 32 every variant has lost the other cars: "
+        f"IoU@32 against the copy-last-frame baseline's {i_copy:.3f}, so IoU does not separate them; IoU@8 DF "
+        f"{at('flat_df', 'iou', 7):.3f}, TF {at('flat_tf', 'iou', 7):.3f}, DF→TF {at('flat_dftf', 'iou', 7):.3f}; MSE@32 "
+        f"DF {m_df:.4f}, TF {m_tf:.4f}, DF→TF {m_dftf:.4f}.")
     h_mean = float(np.mean(np.asarray(ev["hier_dftf"]["iou"])))
     f_mean = float(np.mean(np.asarray(ev["flat_dftf"]["iou"])))
     up = at("low_dftf_true_keyframes", "iou", -1)
     hm, fm = at("hier_dftf", "mse", -1), at("flat_dftf", "mse", -1)
-    status = REPRODUCED if h_mean > f_mean and hm < fm else NOT_REPRODUCED if h_mean < f_mean else PARTLY
-    out.append(verdict("hierarchy_long_horizon", status, f"mean IoU over 32 frames: hierarchical {h_mean:.3f}, "
-                       f"flat {f_mean:.3f}",
-                       f"DF→TF at both levels. The hierarchical rollout loses the cars within 4 frames (IoU 0 from "
-                       f"there); its lower MSE@32 ({hm:.4f} against flat {fm:.4f}) comes from drawing an empty road. "
-                       f"Fed ground-truth keyframes the same low level keeps IoU@32 {up:.3f}: the generated coarse plan, "
-                       f"not the low level, is what fails at this scale.", command=COMMAND))
+    out["hierarchy_long_horizon"] = (
+        f"mean IoU over 32 frames: hierarchical {h_mean:.3f}, flat {f_mean:.3f}",
+        f"DF→TF at both levels. The hierarchical rollout loses the cars within 4 frames (IoU 0 from there); its lower "
+        f"MSE@32 ({hm:.4f} against flat {fm:.4f}) comes from drawing an empty road. Fed ground-truth keyframes the same "
+        f"low level keeps IoU@32 {up:.3f} (flat {at('flat_dftf', 'iou', -1):.3f}): the generated coarse plan, not the "
+        "low level, is what fails at this scale.")
     rho, ctrl = float(np.mean(ev["hier_dftf"]["spearman"])), float(np.mean(ev["hier_shuffled"]["spearman"]))
     truth = float(np.mean(result["truth_steering"]["spearman"]))
-    status = REPRODUCED if rho >= 0.8 and abs(ctrl) < 0.3 else PARTLY if rho > 0.5 and abs(ctrl) < 0.3 else NOT_REPRODUCED
-    out.append(verdict("steering_responsiveness", status, f"ρ = {rho:.3f} (control {ctrl:.3f})",
-                       f"Hierarchical DF→TF ρ per seed {np.round(ev['hier_dftf']['spearman'], 3).tolist()}; flat DF→TF "
-                       f"{np.mean(ev['flat_dftf']['spearman']):.3f}; shuffled-action control {ctrl:.3f}; the simulator "
-                       f"itself {truth:.3f}. Threshold 0.8 (the issue's).", command=COMMAND))
+    out["steering_responsiveness"] = (
+        f"ρ = {rho:.3f} (control {ctrl:.3f})",
+        f"Hierarchical DF→TF ρ per seed {np.round(ev['hier_dftf']['spearman'], 3).tolist()}; flat DF→TF "
+        f"{np.mean(ev['flat_dftf']['spearman']):.3f}; shuffled-action control {ctrl:.3f}; the simulator itself "
+        f"{truth:.3f}. Threshold 0.8 (the issue's).")
     return out
+
+
+verdicts = judged(KEY, describe, COMMAND)
 
 
 def main() -> int:

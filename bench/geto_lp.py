@@ -33,8 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, not_tested, verdict  # noqa: E402
+from bench.report import judged, write_results  # noqa: E402
 
 GRIDS = (16, 24, 32, 48, 64)
 DIGITS = (0, 3, 8)
@@ -284,8 +283,9 @@ def main() -> int:
 COMMAND = "python bench/geto_lp.py"
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.geto_lp.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.geto_lp.claims`` decides its status."""
     grids = result["grids"]
     compared = {g: r for g, r in grids.items() if r["pot_lp"].get("status") == "ok"}
     gaps = {g: abs(r["pot_lp"]["objective"] - r["geto_lp"]["objective"]) / r["geto_lp"]["objective"]
@@ -297,52 +297,49 @@ def verdicts(result: dict) -> list:
                 if key.startswith(("convolutional", "sinkhorn")) and run.get("status") == "ok"]
     dense = {g: r["relative_gap"] for g, r in result.get("dense", {}).items() if "relative_gap" in r}
     worst = max([*gaps.values(), *map(abs, dense.values())], default=float("nan"))
-    exact = bool(gaps) and bool(dense) and worst <= 1e-6 and bool(rescored) and max(rescored) <= 1e-6
     missing = [g for g in result.get("dense", {}) if g not in dense]
-    out = [verdict("exact", REPRODUCED if exact and not missing else PARTLY if exact else NOT_REPRODUCED,
-                   f"largest relative gap to POT's LP {worst:.1e}" if gaps or dense else "no POT comparison",
-                   f"GETO-LP's objective equals POT's classical LP on digits at {', '.join(compared)} (largest "
-                   f"relative gap {max(gaps.values(), default=float('nan')):.1e}) and on dense random images at "
-                   f"{', '.join(dense) or 'no grid'} (largest {max(map(abs, dense.values()), default=float('nan')):.1e}"
-                   f"{'; POT did not finish at ' + ', '.join(missing) if missing else ''}; POT's barycenter rescored with "
-                   f"ot.emd2, since its reported objective can sit below the optimum), and every GETO plan rescored "
-                   f"with ot.emd2 agrees to {max(rescored, default=float('nan')):.1e}; the entropic control is never "
-                   f"below it (smallest gap {min(entropic, default=float('nan')):+.1%}). HiGHS solves the LP scaled to "
-                   "unit masses and costs (core/geto_lp/solve.py).", command=COMMAND)]
-    counts_ok = all(r["geto_lp"]["n_variables"] == r["geto_variables"] for r in grids.values())
+    out = {"exact": (
+        f"largest relative gap to POT's LP {worst:.1e}" if gaps or dense else "no POT comparison",
+        f"GETO-LP's objective against POT's classical LP on digits at {', '.join(compared)} (largest "
+        f"relative gap {max(gaps.values(), default=float('nan')):.1e}) and on dense random images at "
+        f"{', '.join(dense) or 'no grid'} (largest {max(map(abs, dense.values()), default=float('nan')):.1e}"
+        f"{'; POT did not finish at ' + ', '.join(missing) if missing else ''}; POT's barycenter rescored with "
+        f"ot.emd2, since its reported objective can sit below the optimum); every GETO plan rescored with ot.emd2 "
+        f"differs by at most {max(rescored, default=float('nan')):.1e}; the entropic control's smallest gap is "
+        f"{min(entropic, default=float('nan')):+.1%}. HiGHS solves the LP scaled to unit masses and costs "
+        "(core/geto_lp/solve.py).")}
     sizes = np.array([r["N"] for r in grids.values()], dtype=float)
     variables = np.array([r["geto_lp"]["n_variables"] for r in grids.values()], dtype=float)
     slope = float(np.polyfit(np.log(sizes), np.log(variables), 1)[0])
     largest = list(grids)[-1]
     ratio = grids[largest]["classical_variables"] / grids[largest]["geto_variables"]
-    out.append(verdict("variable_count", REPRODUCED if counts_ok and slope < 1.6 else NOT_REPRODUCED,
-                       f"variables grow as N^{slope:.2f}; {ratio:.0f}× fewer at {largest}",
-                       f"The built LP has exactly M·N·Σnₖ + N variables on every grid ({'yes' if counts_ok else 'no'}); "
-                       f"a log-log fit over {', '.join(grids)} gives N^{slope:.2f} (theory N^1.5 for d = 2), against "
-                       "N^2 for the classical LP.", command=COMMAND))
+    out["variable_count"] = (
+        f"variables grow as N^{slope:.2f}; {ratio:.0f}× fewer at {largest}",
+        "Variables of the built LP against M·N·Σnₖ + N: " + ", ".join(
+            f"{g} {r['geto_lp']['n_variables']:,} against {r['geto_variables']:,}" for g, r in grids.items())
+        + f"; a log-log fit over {', '.join(grids)} gives N^{slope:.2f} (theory N^1.5 for d = 2), against "
+        "N^2 for the classical LP.")
     mem = {g: (r["pot_lp"]["rss_rise_mb"] / max(r["geto_lp"]["rss_rise_mb"], 1e-9),
                r["pot_lp"]["seconds"] / r["geto_lp"]["seconds"]) for g, r in compared.items()}
-    if mem:
-        lighter = all(m > 1 for m, _ in mem.values())
-        fast = {g: r["speed_up"] for g, r in result.get("dense", {}).items() if "speed_up" in r}
-        speed_16 = mem.get("16x16", (None, float("nan")))[1]
-        out.append(verdict("memory_and_speed", REPRODUCED if lighter else NOT_REPRODUCED,
-                           "; ".join(f"{g}: {m:.0f}× less memory, {t:.1f}× faster" for g, (m, t) in mem.items()),
-                           "Resident-memory rise and wall time against POT's classical LP in the same run, one run "
-                           f"per solver in a fresh process. Speed goal ≥ 10× at 16²: measured {speed_16:.1f}× on "
-                           "digits" + (f", and on dense random images {', '.join(f'{t:.1f}× at {g}' for g, t in fast.items())}"
-                                       if fast else "") + ".", command=COMMAND))
-    else:
-        out.append(not_tested("memory_and_speed", "This run compared with POT's LP on no grid."))
-    biased = bool(entropic) and min(entropic) > 1e-7
-    out.append(verdict("beats_entropic", REPRODUCED if biased else NOT_REPRODUCED,
-                       f"entropic gaps {min(entropic):+.1%} to {max(entropic):+.1%}" if entropic else "none ran",
-                       f"Every entropic barycenter, scored exactly with ot.emd2, is above the exact optimum on every "
-                       f"grid where it ran ({len(entropic)} runs); the gap shrinks with the regularisation but "
-                       "never closes.", command=COMMAND))
-    out.append(not_tested("applications", "The page shows palette transfer and volume averaging; no bench scores "
-                          "either against a reference."))
+    fast = {g: r["speed_up"] for g, r in result.get("dense", {}).items() if "speed_up" in r}
+    speed_16 = mem.get("16x16", (None, float("nan")))[1]
+    out["memory_and_speed"] = (
+        "; ".join(f"{g}: {m:.0f}× less memory, {t:.1f}× faster" for g, (m, t) in mem.items()),
+        "Resident-memory rise and wall time against POT's classical LP in the same run, one run per solver in a "
+        f"fresh process. Speed goal ≥ 10× at 16²: measured {speed_16:.1f}× on digits"
+        + (f", and on dense random images {', '.join(f'{t:.1f}× at {g}' for g, t in fast.items())}" if fast else "")
+        + "." if mem else "This run compared with POT's LP on no grid.")
+    out["beats_entropic"] = (
+        f"entropic gaps {min(entropic):+.1%} to {max(entropic):+.1%}" if entropic else "none ran",
+        f"Every entropic barycenter, scored exactly with ot.emd2, against the exact optimum on every grid where it "
+        f"ran ({len(entropic)} runs): gaps " + ", ".join(f"{e:+.1%}" for e in entropic)
+        + "; the gap shrinks with the regularisation.")
+    out["applications"] = ("", "The page shows palette transfer and volume averaging; no bench scores either "
+                           "against a reference.")
     return out
+
+
+verdicts = judged("geto_lp", describe, COMMAND)
 
 
 if __name__ == "__main__":

@@ -25,15 +25,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_results  # noqa: E402
+from bench.report import judged, write_results  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.grace import load_model  # noqa: E402
 from core.grace.compare import CONTROLS, METHODS, NAMED, PER_SCENE, compare_seeds, t_interval  # noqa: E402
 from core.grace.refit import refit_curve  # noqa: E402
 from core.grace.train_clip import evaluate  # noqa: E402
 
+KEY = "grace"
 COMMAND = "python bench/grace.py"
 BASE_SEED = 2026
 REPLICATES = {"image": 3, "video": 3}
@@ -45,7 +45,6 @@ COLUMNS = ["L0", "reconstruction cosine (centred)", "trustworthiness", "triplet 
            "concept-attribute agreement", "object recall (main)", "object recall (clutter)", "top-K precision",
            "retrieval P@50", "texture neighbours", "distractor share", "zero-shot (mean)"]
 ABLATION = "image, GRACE without geometry term"
-HEADLINE = ("concept-attribute agreement", "object recall (main)", "retrieval P@50")
 
 
 def scene_bootstrap(runs, metric: str, other: str, method: str = "GRACE", resamples: int = 2000) -> list:
@@ -162,22 +161,11 @@ def diff_cell(d: dict) -> str:
     return text
 
 
-def above(d: dict) -> bool:
-    """GRACE ahead with every interval excluding zero."""
-    return d["ci95_seeds"][0] > 0 and d.get("ci95_scenes", [1, 1])[0] > 0
-
-
-def below(d: dict) -> bool:
-    return d["ci95_seeds"][1] < 0 and d.get("ci95_scenes", [-1, -1])[1] < 0
-
-
-def verdicts(r: dict) -> list:
-    """One verdict per claim in ``core.grace.CLAIMS``, from the numbers in ``r`` alone.
-
-    A claim is ``reproduced`` only where GRACE is ahead of its controls and the named baseline with
-    intervals that exclude zero, in images and in clips; a measure the controls pass as well as GRACE
-    does is reported as no evidence.
-    """
+def describe(r: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``r`` alone; its rule in ``core.grace.claims``
+    decides its status: ``reproduced`` only where GRACE is ahead of its controls and the named baseline with
+    intervals that exclude zero, in images and in clips; a measure the controls pass as well as GRACE does is
+    no evidence."""
     kinds = [k for k in REPLICATES if k in r["summaries"]]
     s = {k: r["summaries"][k] for k in kinds}
 
@@ -187,16 +175,10 @@ def verdicts(r: dict) -> list:
     def diff(kind, other, metric):
         return s[kind]["differences"][other][metric]
 
-    # human_aligned: the named measures against both controls and SpLiCE
-    beats = {(m, c): all(above(diff(k, c, m)) for k in kinds) for m in NAMED for c in CONTROLS}
-    vs_splice = {m: all(above(diff(k, "SpLiCE", m)) for k in kinds) for m in NAMED}
-    under_splice = {m: any(below(diff(k, "SpLiCE", m)) for k in kinds) for m in NAMED}
-    controls_beaten = [m for m in NAMED if all(beats[(m, c)] for c in CONTROLS)]
-    # A control ahead of GRACE, intervals excluding 0, on a headline named measure contradicts the claim.
-    control_ahead = [m for m in HEADLINE if any(below(diff(k, c, m)) for k in kinds for c in CONTROLS)]
-    status = (NOT_REPRODUCED if control_ahead else
-              REPRODUCED if len(controls_beaten) == len(NAMED) and not any(under_splice.values()) else
-              PARTLY if controls_beaten else NOT_REPRODUCED)
+    def gaps(others, metrics):
+        return "; ".join(f"{k} {m}: " + ", ".join(f"− {o} {diff_cell(diff(k, o, m))}" for o in others)
+                         for m in metrics for k in kinds)
+
     figure = "; ".join(
         f"{k}: agreement GRACE {mean(k, 'GRACE', 'concept-attribute agreement'):.3f}, no fitting "
         f"{mean(k, 'no fitting', 'concept-attribute agreement'):.3f}, shuffled {mean(k, 'shuffled labels', 'concept-attribute agreement'):.3f}, "
@@ -204,66 +186,48 @@ def verdicts(r: dict) -> list:
         f"{mean(k, 'GRACE', 'object recall (main)'):.3f} vs no fitting {mean(k, 'no fitting', 'object recall (main)'):.3f}"
         for k in kinds)
     detail = ("Named-concept measures (attribute agreement, per-object recall, top-K precision, retrieval P@50), "
-              "GRACE minus each control and SpLiCE, intervals over replicates and over scenes. "
-              f"Beats both controls (intervals excluding 0, images and clips) on: {', '.join(controls_beaten) or 'none'}. "
-              f"A control (no fitting) is ahead of GRACE, intervals excluding 0, on: {', '.join(control_ahead) or 'none'}. "
-              f"Ahead of SpLiCE on: {', '.join(m for m in NAMED if vs_splice[m]) or 'none'}; behind SpLiCE on: "
-              f"{', '.join(m for m in NAMED if under_splice[m]) or 'none'}.")
-    out = [verdict("human_aligned", status, figure, detail, command=COMMAND)]
+              "GRACE minus each control and SpLiCE, mean (t 95% over replicates) [scene bootstrap 95%]: "
+              + gaps((*CONTROLS, "SpLiCE"), NAMED) + ".")
+    out = {"human_aligned": (figure, detail)}
 
-    # geometry_preserving: trustworthiness vs SpLiCE, the no-fitting control and the ablation
     gain = r["geometry_term_trustworthiness_gain"]
-    t_splice = all(above(diff(k, "SpLiCE", "trustworthiness")) for k in kinds)
-    t_nofit = all(above(diff(k, "no fitting", "trustworthiness")) for k in kinds)
-    t_ablation = gain["ci95_seeds"][0] > 0
-    ok = [t_splice, t_nofit, t_ablation]
-    status = REPRODUCED if all(ok) else PARTLY if any(ok) else NOT_REPRODUCED
     figure = "; ".join(f"{k}: GRACE {mean(k, 'GRACE', 'trustworthiness'):.4f}, SpLiCE {mean(k, 'SpLiCE', 'trustworthiness'):.4f},"
                        f" no fitting {mean(k, 'no fitting', 'trustworthiness'):.4f}" for k in kinds) + \
         f"; geometry term gain {gain['mean']:+.4f} [{gain['ci95_seeds'][0]:+.4f}, {gain['ci95_seeds'][1]:+.4f}]"
-    detail = ("Trustworthiness of the codes at matched sparsity. Ahead of SpLiCE: " + ("yes" if t_splice else "no") +
-              "; ahead of the no-fitting control: " + ("yes" if t_nofit else "no") + "; ahead of GRACE without its "
-              "geometry term: " + ("yes" if t_ablation else "no") + ". The shuffled-label control equals GRACE here by "
-              "construction: trustworthiness does not read the concepts' names, so it cannot show alignment.")
-    out.append(verdict("geometry_preserving", status, figure, detail, command=COMMAND))
+    detail = ("Trustworthiness of the codes at matched sparsity, GRACE minus SpLiCE and minus the no-fitting control "
+              "(t 95% over replicates): " + gaps(("SpLiCE", "no fitting"), ["trustworthiness"])
+              + f"; minus GRACE without its geometry term {gain['mean']:+.4f} [{gain['ci95_seeds'][0]:+.4f}, "
+              f"{gain['ci95_seeds'][1]:+.4f}]. The shuffled-label control equals GRACE here by construction: "
+              "trustworthiness does not read the concepts' names, so it cannot show alignment.")
+    out["geometry_preserving"] = (figure, detail)
 
-    # global_structure: the unnamed concept (texture) in code neighbourhoods, against SpLiCE and no fitting
-    tex = {c: all(above(diff(k, c, "texture neighbours")) for k in kinds) for c in ("SpLiCE", "no fitting")}
-    tri = all(above(diff(k, "SpLiCE", "triplet agreement")) for k in kinds)
-    # Triplets are reported but never count: the shuffled-label control equals GRACE on them by construction.
-    status = REPRODUCED if all(tex.values()) else PARTLY if tex["SpLiCE"] else NOT_REPRODUCED
     figure = "; ".join(
         f"{k}: texture neighbours GRACE {mean(k, 'GRACE', 'texture neighbours'):.3f}, SpLiCE "
         f"{mean(k, 'SpLiCE', 'texture neighbours'):.3f}, no fitting {mean(k, 'no fitting', 'texture neighbours'):.3f}, raw "
         f"{s[k]['raw embeddings']['texture neighbours']['mean']:.3f} (chance 0.5); GRACE − SpLiCE "
         f"{diff(k, 'SpLiCE', 'texture neighbours')['mean']:+.3f}" for k in kinds)
     detail = ("Structure no vocabulary word names: the share of a scene's 10 nearest code neighbours with its texture "
-              "(solid or striped; the vocabulary has no texture word). GRACE ahead of SpLiCE (per-sample): "
-              + ("yes" if tex["SpLiCE"] else "no") + "; ahead of the no-fitting control: "
-              + ("yes" if tex["no fitting"] else "no") + "; triplet agreement (named attributes) ahead of SpLiCE: "
-              + ("yes" if tri else "no") + " (not counted: a name-free measure the shuffled-label control passes "
-              "exactly as GRACE does).")
-    out.append(verdict("global_structure", status, figure, detail, command=COMMAND))
+              "(solid or striped; the vocabulary has no texture word). GRACE minus SpLiCE (per-sample) and minus the "
+              "no-fitting control: " + gaps(("SpLiCE", "no fitting"), ["texture neighbours"])
+              + "; triplet agreement (named attributes) minus SpLiCE: " + gaps(("SpLiCE",), ["triplet agreement"])
+              + " (not counted: a name-free measure the shuffled-label control passes exactly as GRACE does).")
+    out["global_structure"] = (figure, detail)
 
-    # preserves_performance: zero-shot through reconstructions, raw model below the ceiling
-    keeps, saturated, informative, parts = True, True, True, []
+    parts = []
     for k in kinds:
         raw = s[k]["raw embeddings"]["zero-shot (mean)"]["values"]
         grace = s[k]["methods"]["GRACE"]["zero-shot (mean)"]["values"]
         ratio = np.array(grace) / np.array(raw)
-        keeps &= bool(ratio.min() >= 0.9)
-        saturated &= bool(np.mean(raw) >= CEILING)
-        informative &= bool(np.mean(raw) >= INFORMATIVE)
         parts.append(f"{k} GRACE {np.mean(grace):.3f} of raw {np.mean(raw):.3f} (worst replicate {ratio.min():.0%}); "
                      f"no fitting {mean(k, 'no fitting', 'zero-shot (mean)'):.3f}, SpLiCE {mean(k, 'SpLiCE', 'zero-shot (mean)'):.3f}")
-    status = (PARTLY if saturated or not informative else REPRODUCED) if keeps else NOT_REPRODUCED
-    out.append(verdict("preserves_performance", status, "; ".join(parts),
-                       "Zero-shot accuracy from the reconstructed embeddings against the raw ones (mean over the "
-                       "attributes), every replicate; 'most' read as at least 90% on every replicate. "
-                       + ("The raw model is at the ceiling, so a loss could not show." if saturated else
-                          "The raw model is near chance, so there is little to preserve." if not informative else
-                          "The raw model is below the ceiling here, so a loss could show."), command=COMMAND))
+    out["preserves_performance"] = (
+        "; ".join(parts), "Zero-shot accuracy from the reconstructed embeddings against the raw ones (mean over the "
+        f"attributes), every replicate; 'most' read as at least 90% on every replicate. A raw model at the ceiling "
+        f"({CEILING:g}) could not show a loss, one near chance (under {INFORMATIVE:g}) has little to preserve.")
     return out
+
+
+verdicts = judged(KEY, describe, COMMAND)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from bench.report import rederive_verdicts, write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
+from bench.report import judged, rederive_verdicts, write_results  # noqa: E402
 
 KEY = "graph_clustering"
 COMMAND = "python bench/graph_clustering.py"
@@ -164,80 +163,60 @@ def table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.graph_clustering.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.graph_clustering.claims`` decides its status."""
     tr = result["transfer"]
     ctrl = tr[CONTROL]
-    control_flat = all(v[0] < 0.06 for v in ctrl["nmi_mean"].values())
+    control = ", ".join(f"{m} {v[0]:.3f}" for m, v in ctrl["nmi_mean"].items())
     gaps = {t: tr[t]["nmi_gap"]["scratch"] for t in TARGETS}
-    sig_up = [t for t, g in gaps.items() if g[1] > 0]
-    sig_down = [t for t, g in gaps.items() if g[2] < 0]
-    status = (REPRODUCED if len(sig_up) == len(TARGETS) and control_flat else
-              NOT_REPRODUCED if not sig_up and (sig_down or all(g[0] <= 0.01 for g in gaps.values())) else PARTLY)
-    out = [verdict("transfer_beats_scratch", status,
-                   "NMI gap " + ", ".join(f"{t} {g[0]:+.3f}" for t, g in gaps.items()),
-                   "GFM-UC minus from-scratch (same 60 target steps), mean and 95% t interval over 5 seeds: "
-                   + "; ".join(f"{t} {fmt(g)}" for t, g in gaps.items())
-                   + f". Significantly better on {len(sig_up)} of {len(TARGETS)} targets, worse on {len(sig_down)}. "
-                   f"Control (ER, random features): every method's mean NMI below 0.06: {control_flat} "
-                   f"(gap {fmt(ctrl['nmi_gap']['scratch'])}).", command=COMMAND)]
+    out = {"transfer_beats_scratch": (
+        "NMI gap " + ", ".join(f"{t} {g[0]:+.3f}" for t, g in gaps.items()),
+        "GFM-UC minus from-scratch (same 60 target steps), mean and 95% t interval over 5 seeds: "
+        + "; ".join(f"{t} {fmt(g)}" for t, g in gaps.items())
+        + f". Control (ER, random features): mean NMI {control} (gap {fmt(ctrl['nmi_gap']['scratch'])}).")}
     baselines = [m for m in tr[TARGETS[0]]["methods"] if m not in ("gfm_uc", "scratch")]
-    wins = {t: [b for b in baselines if tr[t]["nmi_gap"][b][1] > 0] for t in TARGETS}
-    losses = {t: [b for b in baselines if tr[t]["nmi_gap"][b][2] < 0] for t in TARGETS}
     n_pairs = len(TARGETS) * len(baselines)
-    n_wins, n_losses = sum(map(len, wins.values())), sum(map(len, losses.values()))
-    status = (REPRODUCED if n_wins == n_pairs and control_flat else
-              NOT_REPRODUCED if sum(bool(v) for v in losses.values()) >= 2 else PARTLY)
     best = {t: max(baselines, key=lambda b: tr[t]["nmi_mean"][b][0]) for t in TARGETS}
-    out.append(verdict("beats_baselines", status, f"beats {n_wins} of {n_pairs} target-baseline pairs, loses {n_losses}",
-                       "Paired NMI gaps over 5 seeds. "
-                       + "; ".join(f"{t}: GFM-UC {tr[t]['nmi_mean']['gfm_uc'][0]:.3f} vs best {best[t]} "
-                                   f"{tr[t]['nmi_mean'][best[t]][0]:.3f}, significantly better than {wins[t] or 'none'}, "
-                                   f"worse than {losses[t] or 'none'}" for t in TARGETS)
-                       + f". Control: all methods near NMI 0: {control_flat}. Our synthetic targets, not the paper's "
-                       "five datasets.", command=COMMAND))
+    out["beats_baselines"] = (
+        f"GFM-UC against {len(baselines)} baselines on {len(TARGETS)} targets ({n_pairs} pairs): mean NMI gap "
+        + ", ".join(f"{t} {min(tr[t]['nmi_gap'][b][0] for b in baselines):+.3f} to "
+                    f"{max(tr[t]['nmi_gap'][b][0] for b in baselines):+.3f}" for t in TARGETS),
+        "Paired NMI gaps GFM-UC − baseline, mean and 95% t interval over 5 seeds. "
+        + "; ".join(f"{t}: GFM-UC {tr[t]['nmi_mean']['gfm_uc'][0]:.3f} vs best {best[t]} "
+                    f"{tr[t]['nmi_mean'][best[t]][0]:.3f}; " + ", ".join(f"{b} {fmt(tr[t]['nmi_gap'][b])}" for b in baselines)
+                    for t in TARGETS)
+        + f". Control: mean NMI {control}. Our synthetic targets, not the paper's five datasets.")
     sp = result["speed"]
-    faster = all(s["time_ratio"] < 1 for s in sp.values())
-    as_good = all(s["nmi_gap_vs_full"][2] >= 0 for s in sp.values())    # not significantly worse
-    beats_short = sum(s["nmi_gap_vs_short"][1] > 0 for s in sp.values())
-    status = REPRODUCED if faster and as_good and beats_short == len(TARGETS) else PARTLY if faster and as_good else \
-        NOT_REPRODUCED
-    out.append(verdict("fast_target_clustering", status,
-                       "time ratio " + ", ".join(f"{s['time_ratio']:.2f}" for s in sp.values()),
-                       "The 60-step fine-tune against 150 from-scratch steps on the target: wall-time ratios "
-                       + ", ".join(f"{t} {s['time_ratio']:.2f}" for t, s in sp.items())
-                       + "; NMI fine-tune − full scratch " + "; ".join(f"{t} {fmt(s['nmi_gap_vs_full'])}" for t, s in sp.items())
-                       + f" (not significantly worse everywhere: {as_good}); against the 60-step scratch control "
-                       + "; ".join(f"{t} {fmt(s['nmi_gap_vs_short'])}" for t, s in sp.items())
-                       + f" (significantly better on {beats_short} of {len(TARGETS)}). The pretraining's own cost is "
-                       "not counted, as in the claim.", command=COMMAND))
+    out["fast_target_clustering"] = (
+        "time ratio " + ", ".join(f"{s['time_ratio']:.2f}" for s in sp.values()),
+        "The 60-step fine-tune against 150 from-scratch steps on the target: wall-time ratios "
+        + ", ".join(f"{t} {s['time_ratio']:.2f}" for t, s in sp.items())
+        + "; NMI fine-tune − full scratch " + "; ".join(f"{t} {fmt(s['nmi_gap_vs_full'])}" for t, s in sp.items())
+        + "; against the 60-step scratch control " + "; ".join(f"{t} {fmt(s['nmi_gap_vs_short'])}" for t, s in sp.items())
+        + ". The pretraining's own cost is not counted, as in the claim.")
     lf = result["label_free"]
-    ok = lf["identical_predictions"] and lf["nmi_shuffled_labels"] < lf["nmi_true_labels"] - 0.2
-    out.append(verdict("label_free", REPRODUCED if ok else NOT_REPRODUCED,
-                       f"identical predictions: {lf['identical_predictions']}",
-                       f"Pretraining and fine-tuning with both domains' labels shuffled give the same predictions "
-                       f"(max embedding difference {lf['max_embedding_difference']:.1e}) while the scores move "
-                       f"(NMI {lf['nmi_true_labels']:.3f} against the true labels, {lf['nmi_shuffled_labels']:.3f} "
-                       "against the shuffled ones). This holds by construction of our implementation; it checks "
-                       "that no label leaks into training.", command=COMMAND))
+    out["label_free"] = (
+        f"max embedding difference {lf['max_embedding_difference']:.1e}",
+        "Pretraining and fine-tuning with both domains' labels shuffled against the true labels: max embedding "
+        f"difference {lf['max_embedding_difference']:.1e}; the scores: NMI {lf['nmi_true_labels']:.3f} against the "
+        f"true labels, {lf['nmi_shuffled_labels']:.3f} against the shuffled ones. Our implementation is label-free by "
+        "construction; this checks that no label leaks into training.")
     g = result["graph_level"]
-    better = g["gap_vs_kmeans"][1] > 0
-    control_ok = g["shuffled_nmi_mean"][0] < 0.03
-    # "mutually beneficial" levels: the node-level pretraining must help the graph level
     helps = interval(np.array(g["pretrained_nmi"]) - np.array(g["scratch_nmi"]))
-    status = (REPRODUCED if better and control_ok and helps[1] > 0 else PARTLY if better and control_ok else
-              NOT_REPRODUCED)
-    out.append(verdict("unified_node_and_graph", status,
-                       f"MUTAG NMI {g['scratch_nmi_mean'][0]:.3f} vs k-means {g['kmeans_nmi_mean'][0]:.3f}; "
-                       f"node pretraining {helps[0]:+.3f}",
-                       f"The same network, mean-pooled over whole graphs: NMI {fmt(g['scratch_nmi_mean'])}; started "
-                       f"from the node-level pretraining {fmt(g['pretrained_nmi_mean'])}; k-means on mean atom features "
-                       f"{fmt(g['kmeans_nmi_mean'])}; gap {fmt(g['gap_vs_kmeans'])}; shuffled-label control "
-                       f"{fmt(g['shuffled_nmi_mean'])}. Starting from the node-level pretraining changes graph-level NMI by "
-                       f"{fmt(helps)}: {'it helps' if helps[1] > 0 else 'no benefit shown'}. The paper's joint node-and-graph training is not reproduced "
-                       "as such: node and graph levels share the network and the kind of prototypes, not one run.",
-                       command=COMMAND))
+    out["unified_node_and_graph"] = (
+        f"MUTAG NMI {g['scratch_nmi_mean'][0]:.3f} vs k-means {g['kmeans_nmi_mean'][0]:.3f}; node pretraining "
+        f"{helps[0]:+.3f}",
+        f"The same network, mean-pooled over whole graphs: NMI {fmt(g['scratch_nmi_mean'])}; started from the "
+        f"node-level pretraining {fmt(g['pretrained_nmi_mean'])}; k-means on mean atom features "
+        f"{fmt(g['kmeans_nmi_mean'])}; gap {fmt(g['gap_vs_kmeans'])}; shuffled-label control "
+        f"{fmt(g['shuffled_nmi_mean'])}. Starting from the node-level pretraining changes graph-level NMI by "
+        f"{fmt(helps)}. The paper's joint node-and-graph training is not reproduced as such: node and graph levels "
+        "share the network and the kind of prototypes, not one run.")
     return out
+
+
+verdicts = judged(KEY, describe, COMMAND)
 
 
 def main() -> int:

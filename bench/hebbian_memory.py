@@ -23,8 +23,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import rederive_verdicts, write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
+from bench.report import judged, rederive_verdicts, write_results  # noqa: E402
+from core.hebbian_memory.claims import CCGP_MIN, COS_MAX, F1_MIN, TOP2_MIN  # noqa: E402
 
 KEY = "hebbian_memory"
 COMMAND = "python bench/hebbian_memory.py"
@@ -34,7 +34,6 @@ PREDICTED_STEPS = 600      # lexicon sequences are learned (to recall 1.0) withi
 TRANSFER_STEPS = 200
 NETS = ("plastic", "nonplastic", "lstm", "plastic_predicted")
 WORK = Path("/tmp/hebbian_memory_bench")
-COS_MAX, TOP2_MIN, CCGP_MIN, F1_MIN = 0.3, 0.7, 0.7, 0.8
 
 
 def configs(name: str):
@@ -164,82 +163,58 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
-def passes(g: dict) -> dict:
-    return {"cos": g["cos_axes"] < COS_MAX, "top2": g["top2"] > TOP2_MIN,
-            "ccgp": min(g["ccgp_position"], g["ccgp_chunk"]) > CCGP_MIN}
-
-
 def fmt_geom(seeds: list, name: str) -> str:
     return "; ".join(f"seed {s['seed']}: |cos| {s['geometry'][name]['cos_axes']:.2f}, top-2 "
                      f"{s['geometry'][name]['top2']:.0%}, CCGP {s['geometry'][name]['ccgp_position']:.2f}/"
                      f"{s['geometry'][name]['ccgp_chunk']:.2f}" for s in seeds)
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.hebbian_memory.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.hebbian_memory.claims`` decides its status."""
     seeds = result["seeds"]
     chance = seeds[0]["chance"]
     plastic = [s["recall"]["plastic"] for s in seeds]
     nonpl = [s["recall"]["nonplastic"] for s in seeds]
     lstm = [s["recall"]["lstm"] for s in seeds]
-    ok = all(p > 0.8 for p in plastic)
-    ctrl_fail = all(n < chance + 0.1 for n in nonpl)
-    beats_lstm = all(p > q for p, q in zip(plastic, lstm))
-    out = [verdict("novel_binding_recall", REPRODUCED if ok and ctrl_fail and beats_lstm else
-                   PARTLY if ok and (ctrl_fail or beats_lstm) else NOT_REPRODUCED,
-                   f"plastic {min(plastic):.2f}–{max(plastic):.2f}, α = 0 {max(nonpl):.2f}, LSTM {max(lstm):.2f}",
-                   f"Recall on fresh episodes (chance {chance:.2f}): plastic {', '.join(f'{p:.3f}' for p in plastic)}; "
-                   f"α = 0 control {', '.join(f'{p:.3f}' for p in nonpl)} (below chance + 0.1: {ctrl_fail}); LSTM "
-                   f"{', '.join(f'{p:.3f}' for p in lstm)} (below plastic: {beats_lstm}); {len(seeds)} seeds, "
-                   f"{result['scale']['steps']} meta-training steps each.", command=COMMAND)]
-    trained = [passes(s["geometry"]["plastic"]) for s in seeds]
-    untrained = [passes(s["geometry"]["untrained"]) for s in seeds]
-    met = {k: all(t[k] for t in trained) for k in ("cos", "top2", "ccgp")}
-    untrained_fails = all(not all(u.values()) for u in untrained)
-    free = [k for k in met if all(u[k] for u in untrained)]      # thresholds the architecture meets untrained
-    status = (REPRODUCED if all(met.values()) and untrained_fails else
-              PARTLY if any(met[k] for k in met if k not in free) else NOT_REPRODUCED)
-    out.append(verdict("orthogonal_2d_geometry", status,
-                       "thresholds met: " + (", ".join(k for k, v in met.items() if v) or "none"),
-                       f"Trained (explicit cues): {fmt_geom(seeds, 'plastic')}. Untrained control: "
-                       f"{fmt_geom(seeds, 'untrained')}; thresholds the untrained network also meets: "
-                       f"{free or 'none'}. Thresholds |cos| < {COS_MAX}, top-2 > {TOP2_MIN:.0%}, CCGP > {CCGP_MIN} "
-                       "for both factors, on encoding states.", command=COMMAND))
+    out = {"novel_binding_recall": (
+        f"plastic {min(plastic):.2f}–{max(plastic):.2f}, α = 0 {max(nonpl):.2f}, LSTM {max(lstm):.2f}",
+        f"Recall on fresh episodes (chance {chance:.2f}, chance + 0.1 = {chance + 0.1:.3f}): plastic "
+        f"{', '.join(f'{p:.3f}' for p in plastic)}; α = 0 control {', '.join(f'{p:.3f}' for p in nonpl)}; LSTM "
+        f"{', '.join(f'{p:.3f}' for p in lstm)}; {len(seeds)} seeds, {result['scale']['steps']} meta-training steps "
+        "each.")}
+    worst = {name: (max(s["geometry"][name]["cos_axes"] for s in seeds), min(s["geometry"][name]["top2"] for s in seeds),
+                    min(min(s["geometry"][name]["ccgp_position"], s["geometry"][name]["ccgp_chunk"]) for s in seeds))
+             for name in ("plastic", "plastic_predicted")}
+    out["orthogonal_2d_geometry"] = (
+        "worst seed: |cos| {:.2f}, top-2 {:.0%}, CCGP {:.2f}".format(*worst["plastic"]),
+        f"Trained (explicit cues): {fmt_geom(seeds, 'plastic')}. Untrained control: {fmt_geom(seeds, 'untrained')}. "
+        f"Thresholds |cos| < {COS_MAX}, top-2 > {TOP2_MIN:.0%}, CCGP > {CCGP_MIN} for both factors, on encoding "
+        "states.")
     tr = [s["transfer"] for s in seeds]
-
-    def speedup(t):
-        a, b = t["to_threshold_scaffold"], t["to_threshold_scratch"]
-        a = np.inf if a is None or not np.isfinite(a) else a
-        b = np.inf if b is None or not np.isfinite(b) else b
-        return a < b
-    faster = all(speedup(t) for t in tr)
-    auc = all(t["auc_scaffold"] > t["auc_scratch"] for t in tr)
-    out.append(verdict("scaffold_transfer", REPRODUCED if faster and auc else PARTLY if auc or faster else
-                       NOT_REPRODUCED,
-                       "steps to 0.5: " + ", ".join(f"{steps_text(t['to_threshold_scaffold'])} vs "
-                                                    f"{steps_text(t['to_threshold_scratch'])}" for t in tr),
-                       f"Successor recall, {result['scale']['transfer_steps']} steps per arm; mean accuracy scaffold "
-                       + ", ".join(f"{t['auc_scaffold']:.2f}" for t in tr) + " against scratch "
-                       + ", ".join(f"{t['auc_scratch']:.2f}" for t in tr) + " (never: did not reach 0.5 within the budget). Meta-training from scratch leaves chance only after "
-                       "about 600 steps even on plain recall (the shipped networks' curves), so within this budget "
-                       "the comparison shows a large head start, not a measured speed-up factor.",
-                       command=COMMAND))
+    out["scaffold_transfer"] = (
+        "steps to 0.5: " + ", ".join(f"{steps_text(t['to_threshold_scaffold'])} vs "
+                                     f"{steps_text(t['to_threshold_scratch'])}" for t in tr),
+        f"Successor recall, {result['scale']['transfer_steps']} steps per arm; mean accuracy scaffold "
+        + ", ".join(f"{t['auc_scaffold']:.2f}" for t in tr) + " against scratch "
+        + ", ".join(f"{t['auc_scratch']:.2f}" for t in tr) + " (never: did not reach 0.5 within the budget). "
+        "Meta-training from scratch leaves chance only after about 600 steps even on plain recall (the shipped "
+        "networks' curves), so within this budget the comparison shows a large head start, not a measured speed-up "
+        "factor.")
     f1 = [s["boundaries"]["trained"]["f1"] for s in seeds]
     f1_ctrl = [s["boundaries"]["untrained"]["f1"] for s in seeds]
-    bound_ok = all(f > F1_MIN for f in f1) and all(f < F1_MIN for f in f1_ctrl)
-    pg = [passes(s["geometry"]["plastic_predicted"]) for s in seeds]
-    geo_ok = all(all(p.values()) for p in pg)
-    out.append(verdict("geometry_without_cues", REPRODUCED if bound_ok and geo_ok else PARTLY if bound_ok else
-                       NOT_REPRODUCED,
-                       f"boundary F1 {min(f1):.2f}; geometry thresholds met in {sum(all(p.values()) for p in pg)} of "
-                       f"{len(pg)} seeds",
-                       f"Boundary F1 of the trained predictor {', '.join(f'{f:.2f}' for f in f1)}, untrained control "
-                       f"{', '.join(f'{f:.2f}' for f in f1_ctrl)}. Hebb-RNN with predicted cues on lexicon sequences: "
-                       f"{fmt_geom(seeds, 'plastic_predicted')} ({result['scale']['predicted_steps']} meta-training steps; "
-                       "seed 0 is the shipped network, 1500). The network given no chunk signal at all was not "
-                       "measured (the bench's CPU budget).", command=COMMAND))
+    out["geometry_without_cues"] = (
+        "boundary F1 {:.2f}; geometry, worst seed: |cos| {:.2f}, top-2 {:.0%}, CCGP {:.2f}".format(
+            min(f1), *worst["plastic_predicted"]),
+        f"Boundary F1 of the trained predictor {', '.join(f'{f:.2f}' for f in f1)}, untrained control "
+        f"{', '.join(f'{f:.2f}' for f in f1_ctrl)} (threshold {F1_MIN}). Hebb-RNN with predicted cues on lexicon "
+        f"sequences: {fmt_geom(seeds, 'plastic_predicted')} ({result['scale']['predicted_steps']} meta-training steps; "
+        "seed 0 is the shipped network, 1500). The network given no chunk signal at all was not measured (the "
+        "bench's CPU budget).")
     return out
 
+
+verdicts = judged(KEY, describe, COMMAND)
 
 def main() -> int:
     if "--verdicts" in sys.argv[1:]:

@@ -38,16 +38,15 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, not_tested, verdict  # noqa: E402
+from bench.report import judged, write_results  # noqa: E402
 from core.common.seeding import make_rng  # noqa: E402
 from core.interestingness import analysis  # noqa: E402
+from core.interestingness.claims import WEAK  # noqa: E402
 from core.interestingness.problems import RATIONALES  # noqa: E402
 
 COMMAND = "python bench/interestingness.py"
 MIN_RATERS, MIN_ITEMS, MIN_GENERATED = 4, 10, 5
 SPLITS, RESAMPLES, SEED = 100, 2000, 0
-WEAK = 0.3
 
 
 def real_rows(store, study_id: int, include_simulated: bool = False) -> list[dict]:
@@ -176,61 +175,58 @@ def _missing(r: dict) -> str | None:
     return None
 
 
-def verdicts(r: dict) -> list:
-    """One verdict per claim in ``core.interestingness.CLAIMS``, from the numbers in ``r`` alone."""
-    out = _verdicts(r)
+def describe(r: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``r`` alone; its rule in
+    ``core.interestingness.claims`` decides its status (a dry run with simulated participants: not tested)."""
+    out = _describe(r)
     if r.get("simulated_included"):   # a dry run: never a finding, whatever the numbers say
-        out = [not_tested(v.claim_id, "SIMULATED participants were included (a dry run of the pipeline): "
-                          + (v.figure + ". " if v.figure else "") + v.detail) for v in out]
+        out = {k: ("", "SIMULATED participants were included (a dry run of the pipeline): "
+                   + (figure + ". " if figure else "") + detail) for k, (figure, detail) in out.items()}
     return out
 
 
-def by_majority(hits: int, total: int) -> str:
-    """``reproduced`` when the claim holds for at least half the rater × population pairs ("many LLMs")."""
-    return REPRODUCED if hits and 2 * hits >= total else PARTLY if hits else NOT_REPRODUCED
+verdicts = judged("interestingness", describe, COMMAND)
 
 
 def _verdicts(r: dict) -> list:
+    """The verdicts the rules give on ``r``'s numbers as if its participants were real (without the dry-run cap)."""
+    return verdicts({**r, "simulated_included": False})
+
+
+def _describe(r: dict) -> dict:
     missing = _missing(r)
     if missing:
-        out = [not_tested(c, missing) for c in ("broad_agreement", "misses_distribution", "weak_rationales")]
+        out = {c: ("", missing) for c in ("broad_agreement", "misses_distribution", "weak_rationales")}
     else:
         cells = [(rater, pop, m) for rater, per in r["raters"].items() for pop, m in per.items()]
         agree = [c for c in cells if c[2]["spearman_ci"][0] > 0]
-        control_ok = all(c[2]["shuffled_spearman_ci"][0] <= 0 <= c[2]["shuffled_spearman_ci"][1] for c in cells)
-        out = [verdict("broad_agreement", by_majority(len(agree), len(cells)) if control_ok else PARTLY, f"Spearman > 0 (95% CI) for {len(agree)} of {len(cells)} rater × "
-                       "population pairs",
-                       "; ".join(f"{rater}, {pop}: {m['spearman']:.2f} [{m['spearman_ci'][0]:.2f}, "
-                                 f"{m['spearman_ci'][1]:.2f}] (ceiling {m['ceiling']:.2f})" for rater, pop, m in cells)
-                       + (". Shuffled control includes 0 everywhere." if control_ok else
-                          ". The shuffled control does not always include 0, so agreement is not established."),
-                       command=COMMAND)]
+        out = {"broad_agreement": (
+            f"Spearman > 0 (95% CI) for {len(agree)} of {len(cells)} rater × population pairs",
+            "; ".join(f"{rater}, {pop}: {m['spearman']:.2f} [{m['spearman_ci'][0]:.2f}, {m['spearman_ci'][1]:.2f}] "
+                      f"(ceiling {m['ceiling']:.2f}; shuffled control [{m['shuffled_spearman_ci'][0]:.2f}, "
+                      f"{m['shuffled_spearman_ci'][1]:.2f}])" for rater, pop, m in cells) + ".")}
         off = [c for c in cells if c[2]["w1_ci"][0] > c[2]["sampling_floor_w1"]]
-        out.append(verdict("misses_distribution", by_majority(len(off), len(cells)),
-                           f"W1 above the sampling floor for {len(off)} of {len(cells)} pairs",
-                           "; ".join(f"{rater}, {pop}: W1 {m['w1']:.2f} [{m['w1_ci'][0]:.2f}, {m['w1_ci'][1]:.2f}] "
-                                     f"against a sampling floor of {m['sampling_floor_w1']:.2f}" for rater, pop, m in cells) + ".",
-                           command=COMMAND))
+        out["misses_distribution"] = (
+            f"W1 above the sampling floor for {len(off)} of {len(cells)} pairs",
+            "; ".join(f"{rater}, {pop}: W1 {m['w1']:.2f} [{m['w1_ci'][0]:.2f}, {m['w1_ci'][1]:.2f}] "
+                      f"against a sampling floor of {m['sampling_floor_w1']:.2f}" for rater, pop, m in cells) + ".")
         rated = [c for c in cells if c[2]["rationale"] is not None]
         weak = [c for c in rated if c[2]["rationale"]["mean"] < min(WEAK, c[2]["split_half_rationale"])]
-        if rated:
-            out.append(verdict("weak_rationales", by_majority(len(weak), len(rated)),
-                               f"weak (< {WEAK} and below split halves) for {len(weak)} of {len(rated)} pairs",
-                               "; ".join(f"{rater}, {pop}: {m['rationale']['mean']:.2f} against split halves "
-                                         f"{m['split_half_rationale']:.2f}" for rater, pop, m in rated) + ".",
-                               command=COMMAND))
-        else:
-            out.append(not_tested("weak_rationales", "No LLM rater gave rationale probabilities that vary."))
+        out["weak_rationales"] = (
+            f"weak (< {WEAK} and below split halves) for {len(weak)} of {len(rated)} pairs",
+            "; ".join(f"{rater}, {pop}: {m['rationale']['mean']:.2f} against split halves "
+                      f"{m['split_half_rationale']:.2f}" for rater, pop, m in rated) + "."
+        ) if rated else ("", "No LLM rater gave rationale probabilities that vary.")
     g = r.get("generation")
     if g is None:
-        out.append(not_tested("generates_engaging", missing or f"{r.get('generated_items_rated', 0)} generated "
-                              f"problems were rated; a verdict needs ≥ {MIN_GENERATED}."))
+        out["generates_engaging"] = ("", missing or f"{r.get('generated_items_rated', 0)} generated problems were "
+                                     f"rated; a verdict needs ≥ {MIN_GENERATED}.")
     else:
         low, high = g["difference_ci"]
-        out.append(verdict("generates_engaging", REPRODUCED if high >= 0 else NOT_REPRODUCED,
-                           f"generated {g['generated_mean']:.2f} vs bank {g['bank_mean']:.2f}",
-                           f"{g['generated_items']} kept generated problems against the study's other problems, "
-                           f"difference {g['difference']:+.2f} [{low:+.2f}, {high:+.2f}].", command=COMMAND))
+        out["generates_engaging"] = (
+            f"generated {g['generated_mean']:.2f} vs bank {g['bank_mean']:.2f}",
+            f"{g['generated_items']} kept generated problems against the study's other problems, difference "
+            f"{g['difference']:+.2f} [{low:+.2f}, {high:+.2f}].")
     return out
 
 

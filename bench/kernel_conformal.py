@@ -236,8 +236,9 @@ def describe(result: dict) -> dict:
     mapie_text = "" if mp is None else " Against MAPIE's learned Σ(x): MKS / MAPIE volume " + "; ".join(
         f"{law} " + ", ".join(f"d={d:g} {r[0]:.2f}" for d, r in zip(m["values"], m["ratio_mks_over_mapie"]))
         for law, m in mp.items()) + "."
-    ratios = lambda s: ", ".join(f"{r:.2f} [{lo:.2f}, {hi:.2f}]" for r, lo, hi in zip(s["ratio"], s["ratio_low"],
-                                                                                     s["ratio_high"]))
+    def ratios(s):
+        return ", ".join(f"{r:.2f} [{lo:.2f}, {hi:.2f}]" for r, lo, hi in zip(s["ratio"], s["ratio_low"],
+                                                                                         s["ratio_high"]))
     out["volume_vs_ellipsoid"] = (
         fig, "Volume ratio MKS / ellipsoid with its 95% interval over d = "
         + ", ".join(f"{d:g}" for d in nonell["banana"]["values"]) + ": "

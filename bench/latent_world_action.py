@@ -24,8 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, rederive_verdicts, write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
+from bench.report import RESULTS, judged, rederive_verdicts, write_results  # noqa: E402
 
 KEY = "latent_world_action"
 COMMAND = "python -m core.latent_world_action.ship && python bench/latent_world_action.py"
@@ -147,8 +146,9 @@ def table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.latent_world_action.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.latent_world_action.claims`` decides its status."""
     v = by_variant(result)
     aligned = {m["seed"]: m for m in v["prior"]}
     plain = {m["seed"]: m for m in v["no_align"]}
@@ -157,28 +157,27 @@ def verdicts(result: dict) -> list:
     now_gaps = [aligned[s]["probe_current"] - plain[s]["probe_current"] for s in seeds]
     move_gaps = [aligned[s]["probe_displacement"] - plain[s]["probe_displacement"] for s in seeds]
     gap = float(np.mean(gaps))
-    status = REPRODUCED if gap >= 0.1 and min(gaps) > 0 else PARTLY if gap > 0 else NOT_REPRODUCED
-    out = [verdict("prior_latents_predictive", status, f"R² gap {gap:+.3f} (mean of {len(seeds)} seeds)",
-                   "Probe R² of the target at t + H from the prior latents: aligned "
-                   + ", ".join(f"{aligned[s]['probe_prior']:.3f}" for s in seeds) + "; no alignment "
-                   + ", ".join(f"{plain[s]['probe_prior']:.3f}" for s in seeds) + f" (seeds {seeds}). The gap on the "
-                   f"current position, which needs no future, is {np.mean(now_gaps):+.3f}; on the displacement from t to "
-                   f"t + H (what the present frame does not show) {np.mean(move_gaps):+.3f}. The claim test asks for a "
-                   "mean gap of at least 0.1 with every seed positive.", command=COMMAND)]
+    out = {"prior_latents_predictive": (
+        f"R² gap {gap:+.3f} (mean of {len(seeds)} seeds)",
+        "Probe R² of the target at t + H from the prior latents: aligned "
+        + ", ".join(f"{aligned[s]['probe_prior']:.3f}" for s in seeds) + "; no alignment "
+        + ", ".join(f"{plain[s]['probe_prior']:.3f}" for s in seeds) + f" (seeds {seeds}); gaps "
+        + ", ".join(f"{g:+.3f}" for g in gaps) + ". The gap on the current position, which needs no future, is "
+        f"{np.mean(now_gaps):+.3f}; on the displacement from t to t + H (what the present frame does not show) "
+        f"{np.mean(move_gaps):+.3f}. The claim test asks for a mean gap of at least 0.1 with every seed positive.")}
     g = result["graph"]
-    none_ok = all(x["inference_grad_is_none"] for x in g.values())
-    control = all(x.get("posterior_grad_abs_sum", 1.0) > 0 for x in g.values())
     sp = result["speed"]
-    cheaper = sp["pixel_over_prior"] > 1.0
-    out.append(verdict("no_frame_generation", REPRODUCED if none_ok and control and cheaper else
-                       PARTLY if none_ok and control else NOT_REPRODUCED,
-                       f"pixel rollout {sp['pixel_over_prior']:.2f}× the prior's time per action",
-                       f"Gradient of the action w.r.t. the future frames at inference is None for every variant: "
-                       f"{none_ok}; the posterior branch's is not (control): {control}. ms per chunk: "
-                       + ", ".join(f"{n} {ms:.2f}" for n, ms in sp["ms"].items())
-                       + f"; ratios to the direct policy: prior {sp['ratio_to_direct']['prior_seed0']:.2f}, pixel "
-                       f"{sp['ratio_to_direct']['pixel_seed0']:.2f} (fastest of 9 interleaved rounds, batch 1, on a "
-                       "shared 2-core machine).", command=COMMAND))
+    out["no_frame_generation"] = (
+        f"pixel rollout {sp['pixel_over_prior']:.2f}× the prior's time per action",
+        "Gradient of the action w.r.t. the future frames at inference: " + ", ".join(
+            f"{n} {'None' if x['inference_grad_is_none'] else 'not None'}" for n, x in g.items())
+        + "; the posterior branch's (control), absolute sum: " + ", ".join(
+            f"{n} {x['posterior_grad_abs_sum']:.3g}" for n, x in g.items() if "posterior_grad_abs_sum" in x)
+        + ". ms per chunk: " + ", ".join(f"{n} {ms:.2f}" for n, ms in sp["ms"].items())
+        + f"; ratios to the direct policy: prior {sp['ratio_to_direct']['prior_seed0']:.2f}, pixel "
+        f"{sp['ratio_to_direct']['pixel_seed0']:.2f} (fastest of 9 interleaved rounds, batch 1, on a shared 2-core "
+        "machine).")
+
     def rates(name):
         return [np.mean(m["success"]) for m in v.get(name, [])]
 
@@ -188,27 +187,26 @@ def verdicts(result: dict) -> list:
     se = float(np.sqrt(np.var(pooled) / len(pooled) + np.var(pooled_d) / len(pooled_d)))
     diff = float(np.mean(pri) - np.mean(dir_))
     chaser = float(np.mean(result["references"]["chaser"]))
-    status = (REPRODUCED if diff > 2 * se and np.mean(pri) > chaser else
-              PARTLY if diff > -2 * se and np.mean(pri) > chaser else NOT_REPRODUCED)
-    out.append(verdict("better_control", status, f"success prior {np.mean(pri):.3f} vs direct {np.mean(dir_):.3f}",
-                       f"Mean success over training seeds (each over {len(EVAL_SEEDS)} evaluation seeds of {EPISODES} "
-                       f"episodes): prior {', '.join(f'{r:.3f}' for r in pri)}; no alignment "
-                       f"{', '.join(f'{r:.3f}' for r in una)}; direct {', '.join(f'{r:.3f}' for r in dir_)}; pixel "
-                       f"{', '.join(f'{r:.3f}' for r in pix)}; expert {np.mean(result['references']['expert']):.3f}, "
-                       f"chaser {chaser:.3f}. Difference prior − direct {diff:+.3f} (2 s.e. {2 * se:.3f} over "
-                       "evaluation seeds; the pixel model has one training seed). A toy task, not the "
-                       "paper's benchmarks.", command=COMMAND))
+    out["better_control"] = (
+        f"success prior {np.mean(pri):.3f} vs direct {np.mean(dir_):.3f}",
+        f"Mean success over training seeds (each over {len(EVAL_SEEDS)} evaluation seeds of {EPISODES} episodes): "
+        f"prior {', '.join(f'{r:.3f}' for r in pri)}; no alignment {', '.join(f'{r:.3f}' for r in una)}; direct "
+        f"{', '.join(f'{r:.3f}' for r in dir_)}; pixel {', '.join(f'{r:.3f}' for r in pix)}; expert "
+        f"{np.mean(result['references']['expert']):.3f}, chaser {chaser:.3f}. Difference prior − direct {diff:+.3f} "
+        f"(2 s.e. {2 * se:.3f} over evaluation seeds; the pixel model has one training seed). A toy task, not the "
+        "paper's benchmarks.")
     stats = [(m["min_std"], m["effective_rank"], m["rank2_effective_rank"]) for m in v["prior"]]
-    ok = all(s > MIN_STD and r > MIN_RANK for s, r, _ in stats)
-    ctrl = all(r2 < MIN_RANK for _, _, r2 in stats)
-    out.append(verdict("no_latent_collapse", REPRODUCED if ok and ctrl else PARTLY if ok else NOT_REPRODUCED,
-                       "effective rank " + ", ".join(f"{r:.1f}" for _, r, _ in stats) + " of 256",
-                       "Prior latents of the aligned models: min per-dimension std "
-                       + ", ".join(f"{s:.3f}" for s, _, _ in stats) + f" (threshold {MIN_STD}); effective rank above "
-                       f"{MIN_RANK}: {ok}; a rank-2 projection of the same latents scores "
-                       + ", ".join(f"{r2:.1f}" for _, _, r2 in stats) + f" (rejected: {ctrl}). Without the "
-                       "regulariser (not shipped) nothing is measured here.", command=COMMAND))
+    out["no_latent_collapse"] = (
+        "effective rank " + ", ".join(f"{r:.1f}" for _, r, _ in stats) + " of 256",
+        "Prior latents of the aligned models: min per-dimension std " + ", ".join(f"{s:.3f}" for s, _, _ in stats)
+        + f" (threshold {MIN_STD}); effective rank " + ", ".join(f"{r:.1f}" for _, r, _ in stats)
+        + f" (threshold {MIN_RANK}); a rank-2 projection of the same latents scores "
+        + ", ".join(f"{r2:.1f}" for _, _, r2 in stats) + ". Without the regulariser (not shipped) nothing is measured "
+        "here.")
     return out
+
+
+verdicts = judged(KEY, describe, COMMAND)
 
 
 def main() -> int:

@@ -49,9 +49,9 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, write_results  # noqa: E402
+from bench.report import RESULTS, judged, write_results  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, today, verdict  # noqa: E402
+from core.common.claims import today  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
 from core.looped_lm import LIVE_POINTER, LoopedConfig, load_pretrained, make_task, run_with_cache, task_of, train  # noqa: E402
 from core.looped_lm.evidence import (carries_the_answer, converges, cycle_evidence, hops_added,  # noqa: E402
@@ -418,87 +418,72 @@ def alone_versus_combined(guidance_lines: list) -> str:
             f"cycle on a design that learned; {', '.join(combined[0]['unstable'])}, which changes two at once, does. ")
 
 
-def verdicts(r: dict) -> list:
-    """One verdict per claim in ``core.looped_lm.CLAIMS``, from the numbers in ``r`` alone.
+def describe(r: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``r`` alone; its rule in
+    ``core.looped_lm.claims`` decides its status.
 
-    A claim is ``reproduced`` when the trained model meets it and both controls (an untrained model of
-    the same design, the same design trained on shuffled targets) fail it. Where the controls meet the
-    architectural part too, the claim is ``partly`` reproduced: a property of the design that training
-    keeps, with the learned evidence (the answer read off the cycle, selective attention) in the detail.
+    A claim is checked on the trained model against two controls (an untrained model of the same design, the
+    same design trained on shuffled targets) that must fail it; the learned evidence the controls lack (the
+    answer read off the cycle, selective attention) is stated beside it.
     """
     s, ctl = r["designs"][BASE], r["controls"]
     names = {"untrained": "untrained", "shuffled_targets": "shuffled targets"}
     ctl_text = "; ".join(f"{names[k]}: δ@32 {max(c['delta_loop32']):.1e}, separation {c['separation']:.2f}, answer "
                          f"read off the cycle {c['answer_at_fixed_point'][-1]:.2f}" for k, c in ctl.items())
-    fixed = s["converges"] and s["carries_the_answer"]
-    architectural = all(c["converges"] for c in ctl.values())
-    learned_part = not any(c["carries_the_answer"] for c in ctl.values())
-    status = NOT_REPRODUCED if not fixed else REPRODUCED if not any(c["converges"] for c in ctl.values()) else PARTLY
-    out = [verdict("distinct_fixed_points", status,
-                   f"δ@32 {max(s['delta_loop32']):.1e}, separation {s['separation']:.2f}, answer at the fixed point "
-                   f"{s['answer_at_fixed_point'][-1]:.2f}",
-                   f"Huginn's design trained on the default task: worst per-layer residual {max(s['delta_loop32']):.1e} "
-                   f"at loop 32, the layers' fixed points {s['separation']:.2f} apart, and the coda reads the answer "
-                   f"off the cycle for {s['answer_at_fixed_point'][-1]:.2f} of the probe batch. Controls: {ctl_text}. "
-                   + ("The controls reach distinct fixed points too, so convergence is a property of the architecture "
-                      "(an injected, normalised block), not of training; what training adds is a cycle that carries the "
-                      "answer" + (", which neither control has." if learned_part else ", which a control also has.")
-                      if architectural else "The controls do not converge."), command=COMMAND)]
-    settled = s["attention_change_loop32"] < 1e-2 and s["selective"]
-    ctl_settled = [c["attention_change_loop32"] < 1e-2 for c in ctl.values()]
-    ctl_selective = [c["selective"] for c in ctl.values()]
-    status = NOT_REPRODUCED if not settled else REPRODUCED if not any(ctl_settled) else PARTLY
-    out.append(verdict("attention_stabilises", status,
-                       f"attention change at loop 32 {s['attention_change_loop32']:.1e}, sharpness "
-                       f"{s['attention_sharpness']:.2f}",
-                       f"Trained: attention changes by {s['attention_change_loop32']:.1e} between loops 32 and 33 and "
-                       f"its settled row entropy is {s['attention_sharpness']:.2f} of uniform causal attention's. "
-                       "Controls: " + "; ".join(f"{names[k]}: change {c['attention_change_loop32']:.1e}, sharpness "
-                                                f"{c['attention_sharpness']:.2f}" for k, c in ctl.items()) + ". "
-                       + ("Attention settles in the controls too (it follows the fixed points, which the architecture "
-                          "gives); only the trained model settles onto a selective pattern."
-                          if all(ctl_settled) and not any(ctl_selective) else ""), command=COMMAND))
+    out = {"distinct_fixed_points": (
+        f"δ@32 {max(s['delta_loop32']):.1e}, separation {s['separation']:.2f}, answer at the fixed point "
+        f"{s['answer_at_fixed_point'][-1]:.2f}",
+        f"Huginn's design trained on the default task: worst per-layer residual {max(s['delta_loop32']):.1e} "
+        f"at loop 32, the layers' fixed points {s['separation']:.2f} apart, and the coda reads the answer "
+        f"off the cycle for {s['answer_at_fixed_point'][-1]:.2f} of the probe batch. Controls: {ctl_text}. "
+        "A control that reaches distinct fixed points too makes convergence a property of the architecture (an "
+        "injected, normalised block), not of training; what training adds is then a cycle that carries the answer.")}
+    out["attention_stabilises"] = (
+        f"attention change at loop 32 {s['attention_change_loop32']:.1e}, sharpness {s['attention_sharpness']:.2f}",
+        f"Trained: attention changes by {s['attention_change_loop32']:.1e} between loops 32 and 33 and "
+        f"its settled row entropy is {s['attention_sharpness']:.2f} of uniform causal attention's. "
+        "Controls: " + "; ".join(f"{names[k]}: change {c['attention_change_loop32']:.1e}, sharpness "
+                                 f"{c['attention_sharpness']:.2f}" for k, c in ctl.items()) + ". "
+        "Attention that settles in a control follows its fixed points, which the architecture gives; a selective "
+        "settled pattern (row entropy ≤ 0.8 of uniform) is what training adds.")
     p = r["pointer_stages"]
-    repeats, control_repeats = p["stages_repeat"], p["untrained_repeats"] or p.get("shuffled_repeats", False)
-    status = NOT_REPRODUCED if not repeats or control_repeats else PARTLY if p["block_size"] == 1 else REPRODUCED
     one_per_loop = all(a == 1 for a in p["hops_added"][1:])
-    out.append(verdict("stages_repeat", status,
-                       f"hops read after loops 1-{len(p['hops_added'])}: {p['hops_done'][:len(p['hops_added'])]}; "
-                       f"untrained {p['untrained_hops_done'][:len(p['hops_added'])]}"
-                       + (f"; shuffled targets {p['shuffled_hops_done'][:len(p['hops_added'])]}"
-                          if "shuffled_hops_done" in p else ""),
-                       f"Pointer chasing (8 nodes, 8 hops): after loops 1, 2, 3, ... the block's coda lens reads the "
-                       f"first {', '.join(map(str, p['hops_done'][:6]))} hops right (adding "
-                       f"{', '.join(map(str, p['hops_added']))} per loop"
-                       + ("" if one_per_loop else ": more than one hop per loop, closer to pointer doubling than to "
-                          "'loop r does hop r'") + f"); the feedforward model of matching depth reads "
-                       f"{', '.join(map(str, p['feedforward_hops_done']))} along its layers, and the feedforward layer "
-                       "each loop matches best (CKA) is "
-                       f"{', '.join(str(int(i)) for i in np.array(p['cka']).argmax(0)[:6])} for loops 1-6 (of layers "
-                       f"0-{len(p['feedforward_hops_done']) - 1})"
-                       + ("" if repeats else " (not all of this holds)") + f"; an untrained block reads "
-                       f"{', '.join(map(str, p['untrained_hops_done'][:6]))}"
-                       + (f", and the block trained on shuffled targets "
-                          f"{', '.join(map(str, p['shuffled_hops_done'][:6]))}" if "shuffled_hops_done" in p else
-                          " (the shuffled-target control not measured)") + ". The stage taxonomy is the task's (hops "
-                       "resolved per depth), not the four-stage taxonomy of feedforward LMs"
-                       + (", and with a one-layer block the stages inside a loop cannot be seen." if p["block_size"] == 1
-                          else ".") + f" On modular chain, solved in one loop, one loop's lens profile correlates "
-                       f"{r['chain_profile_correlation']:.2f} with the feedforward model's.", command=COMMAND))
+    out["stages_repeat"] = (
+        f"hops read after loops 1-{len(p['hops_added'])}: {p['hops_done'][:len(p['hops_added'])]}; "
+        f"untrained {p['untrained_hops_done'][:len(p['hops_added'])]}"
+        + (f"; shuffled targets {p['shuffled_hops_done'][:len(p['hops_added'])]}" if "shuffled_hops_done" in p else ""),
+        f"Pointer chasing (8 nodes, 8 hops): after loops 1, 2, 3, ... the block's coda lens reads the "
+        f"first {', '.join(map(str, p['hops_done'][:6]))} hops right (adding "
+        f"{', '.join(map(str, p['hops_added']))} per loop"
+        + ("" if one_per_loop else ": more than one hop per loop, closer to pointer doubling than to "
+           "'loop r does hop r'") + f"); the feedforward model of matching depth reads "
+        f"{', '.join(map(str, p['feedforward_hops_done']))} along its layers, and the feedforward layer "
+        "each loop matches best (CKA) is "
+        f"{', '.join(str(int(i)) for i in np.array(p['cka']).argmax(0)[:6])} for loops 1-6 (of layers "
+        f"0-{len(p['feedforward_hops_done']) - 1}); an untrained block reads "
+        f"{', '.join(map(str, p['untrained_hops_done'][:6]))}"
+        + (f", and the block trained on shuffled targets "
+           f"{', '.join(map(str, p['shuffled_hops_done'][:6]))}" if "shuffled_hops_done" in p else
+           " (the shuffled-target control not measured)") + ". The stage taxonomy is the task's (hops "
+        f"resolved per depth), not the four-stage taxonomy of feedforward LMs; the block has {p['block_size']} "
+        "layer(s)" + (", and with a one-layer block the stages inside a loop cannot be seen." if p["block_size"] == 1
+                      else ".") + f" On modular chain, solved in one loop, one loop's lens profile correlates "
+        f"{r['chain_profile_correlation']:.2f} with the feedforward model's.")
     learned = {n: d for n, d in r["designs"].items() if d["learned"]}
     stable = sorted(n for n, d in learned.items() if d["stable_cycle"])
     unstable = sorted(set(learned) - set(stable))
     excluded = sorted(set(r["designs"]) - set(learned))
-    out.append(verdict("design_shapes_stability", PARTLY if stable and unstable else NOT_REPRODUCED,
-                       f"{len(stable)} of {len(learned)} learned designs reach a stable cycle",
-                       f"Among designs that learned the task (accuracy at 32 loops ≥ {r['learned_threshold']}): stable "
-                       f"{', '.join(stable) or 'none'}; learned without fixed points {', '.join(unstable) or 'none'}. "
-                       f"Did not learn (excluded): {', '.join(excluded) or 'none'}. "
-                       + alone_versus_combined(r["guidance"]) + "One seed per design, one task."
-                       + (f" Not measured in this run: {', '.join(r['designs_not_measured'])}."
-                          if r.get("designs_not_measured") else ""),
-                       command=COMMAND))
+    out["design_shapes_stability"] = (
+        f"{len(stable)} of {len(learned)} learned designs reach a stable cycle",
+        f"Among designs that learned the task (accuracy at 32 loops ≥ {r['learned_threshold']}): stable "
+        f"{', '.join(stable) or 'none'}; learned without fixed points {', '.join(unstable) or 'none'}. "
+        f"Did not learn (excluded): {', '.join(excluded) or 'none'}. "
+        + alone_versus_combined(r["guidance"]) + "One seed per design, one task."
+        + (f" Not measured in this run: {', '.join(r['designs_not_measured'])}." if r.get("designs_not_measured") else ""))
     return out
+
+
+verdicts = judged("looped_lm", describe, COMMAND)
 
 
 if __name__ == "__main__":

@@ -31,13 +31,13 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from bench.report import write_results  # noqa: E402
+from bench.report import judged, write_results  # noqa: E402
 from bench.timing import median_of, page_timings  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
 from core.common.results import result_to_dict  # noqa: E402
 from core.mcr2 import (AscentConfig, DigitsConfig, ascend, critical_lambda, rate_reduction,  # noqa: E402
                        rate_reduction_grad, saddle_probe, train_digits)
 
+KEY = "mcr2"
 COMMAND = "python bench/mcr2.py"
 PAGE = "../pages/mcr2.py"
 SEEDS, DIGIT_SEEDS = (0, 1, 2, 3, 4), (0, 1, 2)
@@ -187,74 +187,62 @@ def table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.mcr2.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.mcr2.claims`` decides its status."""
     conv, ctrl = result["convergence"], result["controls"]
     fits = [r["fit"] for r in conv.values()]
     n = len(fits)
     kappa = max(f["kappa"] for f in fits)
-    bounded = [f for f in fits if f["steps"] > 100 and f["kappa"] < 1.2 * f["kappa_min"]]
     probe = ctrl["saddle"]["ratio"]
-    saddle_fails = probe[2] > 10 * kappa and all(b > a for a, b in zip(probe, probe[1:]))
-    status = REPRODUCED if len(bounded) == n and saddle_fails else PARTLY if bounded else NOT_REPRODUCED
-    out = [verdict("error_bound", status,
-                   f"dist/‖∇F‖ in [{min(f['kappa_min'] for f in fits):.1f}, {kappa:.1f}] over the tail on {len(bounded)} "
-                   f"of {n} seeds; {probe[2]:.0f} at 10⁻³ from a saddle",
-                   f"Over the tail (gap in [1e-9, 1e-3]) the ratio of the Procrustes distance to the closed-form "
-                   f"maximiser set and the gradient norm stays within 20% of its minimum on {len(bounded)} of {n} seeds "
-                   f"(κ ≤ {kappa:.1f}). The far-point control, a perturbed strict saddle, "
-                   f"{'violates' if saddle_fails else 'does not violate'} it: "
-                   + ", ".join(f"{r:.3g}" for r in probe) + " at δ = " + ", ".join(f"{d:g}" for d in ctrl["saddle"]["deltas"])
-                   + ", growing like 1/δ. The bound is local, as claimed.", command=COMMAND)]
+    out = {"error_bound": (
+        f"dist/‖∇F‖ in [{min(f['kappa_min'] for f in fits):.1f}, {kappa:.1f}] over the tail on {n} seeds; "
+        f"{probe[2]:.0f} at 10⁻³ from a saddle",
+        "Over the tail (gap in [1e-9, 1e-3]) the ratio of the Procrustes distance to the closed-form maximiser set and "
+        "the gradient norm, max / min per seed: " + ", ".join(f"{f['kappa'] / f['kappa_min']:.3f}" for f in fits)
+        + f" (tails of {', '.join(str(f['steps']) for f in fits)} steps; κ ≤ {kappa:.1f}). The far-point control, a "
+        "perturbed strict saddle: " + ", ".join(f"{r:.3g}" for r in probe) + " at δ = "
+        + ", ".join(f"{d:g}" for d in ctrl["saddle"]["deltas"]) + ", growing like 1/δ. The bound is local, as claimed.")}
     deg = ctrl["degenerate"]["fit"]
-    pl_ok = [f for f in fits if f["pl_min"] > 0.8 * f["pl_max"] and f["pl_min"] > 0]
-    pl_control = deg["pl_min"] < 0.25 * min(f["pl_min"] for f in fits)
-    status = REPRODUCED if len(pl_ok) == n and pl_control else PARTLY if pl_ok else NOT_REPRODUCED
-    out.append(verdict("pl_inequality", status,
-                       f"PL ratio {min(f['pl_min'] for f in fits):.4f} to {max(f['pl_max'] for f in fits):.4f} over the "
-                       f"tail on {len(pl_ok)} of {n} seeds",
-                       f"‖∇F‖²/(F* − F), with F* the closed form Σ r_k f_k(s_k⁺), is bounded below (within 20% of its "
-                       f"maximum) over the tail on {len(pl_ok)} of {n} seeds, so 2μ ≥ {min(f['pl_min'] for f in fits):.4f}. "
-                       f"Control at the critical λ_c = {ctrl['critical_lambda']:.4f} (degenerate maximiser): it falls to "
-                       f"{deg['pl_min']:.4f} ({'fails' if pl_control else 'does not fail'} the bound).", command=COMMAND))
-    linear = [r for r in conv.values() if r["fit"]["slope"] < 0 and r["fit"]["slope_spread"] < 0.05
-              and r["max_rel_sigma_sq_error"] < 1e-4 and r["final_overlap"] < 1e-8]
-    rate_control = deg["slope_spread"] > 0.5
-    status = REPRODUCED if len(linear) == n and rate_control else PARTLY if linear else NOT_REPRODUCED
-    out.append(verdict("linear_convergence", status,
-                       f"contraction {min(f['contraction_min'] for f in fits):.4f} to "
-                       f"{max(f['contraction_max'] for f in fits):.4f} per step, constant, on {len(linear)} of {n} seeds",
-                       "Log-gap slope per step " + ", ".join(f"{f['slope']:.5f}" for f in fits) + " with thirds within "
-                       f"{max(f['slope_spread'] for f in fits):.1%} of each other; the limits have orthogonal class "
-                       f"subspaces (cosine ≤ {max(r['final_overlap'] for r in conv.values()):.0e}) and σ² at the "
-                       f"predicted root {next(iter(conv.values()))['predicted_s'][0]:.5f} (relative error ≤ "
-                       f"{max(r['max_rel_sigma_sq_error'] for r in conv.values()):.0e}). Control at λ_c: thirds "
-                       + ", ".join(f"{x:.5f}" for x in deg["third_slopes"])
-                       + f" ({'sublinear' if rate_control else 'still linear'}).", command=COMMAND))
+    out["pl_inequality"] = (
+        f"PL ratio {min(f['pl_min'] for f in fits):.4f} to {max(f['pl_max'] for f in fits):.4f} over the tail on {n} "
+        "seeds",
+        "‖∇F‖²/(F* − F), with F* the closed form Σ r_k f_k(s_k⁺), min / max over the tail per seed: "
+        + ", ".join(f"{f['pl_min'] / f['pl_max']:.3f}" for f in fits)
+        + f", so 2μ ≥ {min(f['pl_min'] for f in fits):.4f}. Control at the critical λ_c = "
+        f"{ctrl['critical_lambda']:.4f} (degenerate maximiser): it falls to {deg['pl_min']:.4f}.")
+    out["linear_convergence"] = (
+        f"contraction {min(f['contraction_min'] for f in fits):.4f} to {max(f['contraction_max'] for f in fits):.4f} "
+        f"per step on {n} seeds",
+        "Log-gap slope per step " + ", ".join(f"{f['slope']:.5f}" for f in fits) + " with thirds within "
+        f"{max(f['slope_spread'] for f in fits):.1%} of each other; the limits have class subspaces with cosine ≤ "
+        f"{max(r['final_overlap'] for r in conv.values()):.0e} and σ² at the predicted root "
+        f"{next(iter(conv.values()))['predicted_s'][0]:.5f} (relative error ≤ "
+        f"{max(r['max_rel_sigma_sq_error'] for r in conv.values()):.0e}). Control at λ_c: thirds "
+        + ", ".join(f"{x:.5f}" for x in deg["third_slopes"]) + f" (spread {deg['slope_spread']:.0%}).")
     dig = result["digits"]
     seeds = sorted({k.split("/")[1] for k in dig})
-    better = [s for s in seeds if dig[f"mcr2/{s}"]["geometry"]["rate_reduction"]
-              > max(dig[f"cross_entropy/{s}"]["geometry"]["rate_reduction"], dig[f"mcr2/{s}"]["raw_geometry"]["rate_reduction"])
-              and dig[f"mcr2/{s}"]["geometry"]["mean_cosine"] < dig[f"cross_entropy/{s}"]["geometry"]["mean_cosine"]]
-    kept = [s for s in seeds if dig[f"mcr2/{s}"]["test_accuracy"] >= dig[f"cross_entropy/{s}"]["test_accuracy"] - 0.02]
-    max_cos = [s for s in seeds if dig[f"mcr2/{s}"]["geometry"]["max_cosine"] < dig[f"cross_entropy/{s}"]["geometry"]["max_cosine"] - 0.05]
-    full = len(better) == len(kept) == len(seeds)
-    status = REPRODUCED if full else PARTLY if better or kept else NOT_REPRODUCED
-    out.append(verdict("geometry_and_accuracy", status,
-                       f"ΔR and mean cosine better than cross-entropy on {len(better)} of {len(seeds)} seeds, accuracy kept "
-                       f"on {len(kept)}",
-                       "Test features, unit norm: ΔR " + ", ".join(
-                           f"{dig[f'mcr2/{s}']['geometry']['rate_reduction']:.1f} vs {dig[f'cross_entropy/{s}']['geometry']['rate_reduction']:.1f}"
-                           for s in seeds) + " (MCR² vs cross-entropy; pixels "
-                       f"{dig['mcr2/' + seeds[0]]['raw_geometry']['rate_reduction']:.1f}); mean cross-class cosine "
-                       + ", ".join(f"{dig[f'mcr2/{s}']['geometry']['mean_cosine']:.2f} vs "
-                                   f"{dig[f'cross_entropy/{s}']['geometry']['mean_cosine']:.2f}" for s in seeds)
-                       + "; accuracy " + ", ".join(f"{dig[f'mcr2/{s}']['test_accuracy']:.3f} vs "
-                                                   f"{dig[f'cross_entropy/{s}']['test_accuracy']:.3f}" for s in seeds)
-                       + f". The largest cross-class cosine stays high for MCR² too (better by 0.05 on {len(max_cos)} of "
-                       f"{len(seeds)} seeds): some pair of digit classes keeps a shared direction, so the subspaces are "
-                       "more orthogonal on average, not exactly orthogonal as for free features.", command=COMMAND))
+    m = {s: dig[f"mcr2/{s}"] for s in seeds}
+    ce = {s: dig[f"cross_entropy/{s}"] for s in seeds}
+    out["geometry_and_accuracy"] = (
+        "ΔR " + ", ".join(f"{m[s]['geometry']['rate_reduction']:.1f}" for s in seeds) + " vs cross-entropy "
+        + ", ".join(f"{ce[s]['geometry']['rate_reduction']:.1f}" for s in seeds) + "; accuracy "
+        + ", ".join(f"{m[s]['test_accuracy']:.3f}" for s in seeds) + " vs "
+        + ", ".join(f"{ce[s]['test_accuracy']:.3f}" for s in seeds) + f" on {len(seeds)} seeds",
+        "Test features, unit norm: ΔR " + ", ".join(
+            f"{m[s]['geometry']['rate_reduction']:.1f} vs {ce[s]['geometry']['rate_reduction']:.1f}" for s in seeds)
+        + f" (MCR² vs cross-entropy; pixels {m[seeds[0]]['raw_geometry']['rate_reduction']:.1f}); mean cross-class "
+        "cosine " + ", ".join(f"{m[s]['geometry']['mean_cosine']:.2f} vs {ce[s]['geometry']['mean_cosine']:.2f}"
+                              for s in seeds)
+        + "; accuracy " + ", ".join(f"{m[s]['test_accuracy']:.3f} vs {ce[s]['test_accuracy']:.3f}" for s in seeds)
+        + ". The largest cross-class cosine stays high for MCR² too: "
+        + ", ".join(f"{m[s]['geometry']['max_cosine']:.3f} vs {ce[s]['geometry']['max_cosine']:.3f}" for s in seeds)
+        + ": some pair of digit classes keeps a shared direction, so the subspaces are more orthogonal on average, not "
+        "exactly orthogonal as for free features.")
     return out
+
+
+verdicts = judged(KEY, describe, COMMAND)
 
 
 SECTIONS = ("convergence", "controls", "oracle", "speed", "digits", "default_runs", "page")

@@ -52,8 +52,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, not_tested, verdict  # noqa: E402
+from bench.report import judged, write_results  # noqa: E402
 from core.quantum_ng import (LABELS, OPTIMIZERS, Ansatz, VQEConfig, exact_metric, propagate_generators,  # noqa: E402
                              run_vqe, truncation_curve)
 
@@ -662,13 +661,13 @@ def main(argv=None) -> int:
     return write_results("quantum_ng", result, table(result), verdicts=verdicts)
 
 
+KEY = "quantum_ng"
 COMMAND = "python bench/quantum_ng.py"
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.quantum_ng.CLAIMS``, from the numbers in ``result`` alone."""
-    made_by = [c for c in dict.fromkeys((result.get("made_by") or {}).values()) if c]
-    command = " && ".join(made_by) if made_by else result.get("command", COMMAND)
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.quantum_ng.claims`` decides its status."""
     scale = "; ".join(f"{case} {len(c['seeds'])} seeds, {c['budget']:,} shots"
                       + (f" ({int(np.median(c['optimizers']['surrogate']['steps']))} surrogate steps)"
                          if c["optimizers"]["surrogate"].get("steps") else "")
@@ -685,9 +684,7 @@ def verdicts(result: dict) -> list:
                       f"{cost['cells']} cells {cost['comparison_seconds'] / 3600:.1f} CPU hours")
         scale += ")"
     ahead = result["claim"]
-    held = [case for case, ok in ahead.items() if ok]
-    n, h = len(ahead), len(held)
-    status = REPRODUCED if h == n else PARTLY if 2 * h >= n else NOT_REPRODUCED
+
     def rank(case: str, c: dict) -> str:
         areas = {k: o["median_log_error_area"] for k, o in c["optimizers"].items()}
         other = min((k for k in areas if k != "surrogate"), key=areas.get)
@@ -696,41 +693,38 @@ def verdicts(result: dict) -> list:
                 f"{c['wins'].get('surrogate', 0)} of {len(c['seeds'])} seeds)")
 
     ranks = "; ".join(rank(case, c) for case, c in result["vqe"].items())
-    per_shot = verdict("per_shot_convergence", status, f"holds on {h} of {n} chains",
-                       f"Lowest median mean-log10-error over the shot budget on the local brickwork ansatz, every "
-                       f"optimiser on one budget counting every shot, step sizes tuned on separate seeds; {ranks}. "
-                       f"Scale: {scale}. RNG uses a global Haar unitary up to 10 qubits, local Haar gates above.",
-                       command=command)
+    out = {"per_shot_convergence": (
+        f"holds on {sum(ahead.values())} of {len(ahead)} chains",
+        f"Lowest median mean-log10-error over the shot budget on the local brickwork ansatz, every optimiser on one "
+        f"budget counting every shot, step sizes tuned on separate seeds; {ranks}. Scale: {scale}. RNG uses a global "
+        "Haar unitary up to 10 qubits, local Haar gates above.")}
 
-    exact_ok = result["checks"].get("surrogate_exact_at_full_weight", False)
     c = result.get("construction")
-    adjoint_ok = c is not None and c["exact_matches_adjoint"] < 1e-8
-    targets = verdict("targets_qfim", REPRODUCED if exact_ok and adjoint_ok else PARTLY if exact_ok else NOT_REPRODUCED,
-                      "exact at k = n" + (f"; exact metric = qml.adjoint_metric_tensor to {c['exact_matches_adjoint']:.0e}"
-                                          if c else ""),
-                      "With every Pauli string kept (k = n, no mask, exact expectations) the surrogate equals the exact "
-                      "metric (4 qubits, both ansätze)" + (f", and our exact metric equals PennyLane's adjoint metric "
-                      f"tensor at {c['n_qubits']} qubits" if c else "") + ". The support-overlap mask is exact only on "
-                      "product states: on brickwork it alone removes " + ", ".join(
-                          f"{m['brickwork']['error_mask'][-1]:.2f} at {q} qubits" for q, m in result["metric"].items())
-                      + " of ‖g‖ at k = 4.", command=command)
+    out["targets_qfim"] = (
+        "surrogate at k = n against the exact metric" + (f"; exact metric = qml.adjoint_metric_tensor to "
+                                                         f"{c['exact_matches_adjoint']:.0e}" if c else ""),
+        "With every Pauli string kept (k = n, no mask, exact expectations) the surrogate is compared with the exact "
+        "metric (4 qubits, both ansätze, when the bench ran)" + (f", and our exact metric with PennyLane's adjoint "
+                                                                 f"metric tensor at {c['n_qubits']} qubits (largest "
+                                                                 f"difference {c['exact_matches_adjoint']:.0e})"
+                                                                 if c else "")
+        + ". The support-overlap mask is exact only on product states: on brickwork it alone removes " + ", ".join(
+            f"{m['brickwork']['error_mask'][-1]:.2f} at {q} qubits" for q, m in result["metric"].items())
+        + " of ‖g‖ at k = 4.")
 
     tr = result["tradeoff"]
-    falls = {q: all(np.diff(t["bias2"]) <= 1e-12) and t["bias2"][-1] < t["bias2"][0] for q, t in tr.items()}
-    rises = {q: all(np.diff(t["variance_empirical"]) >= 0) and t["variance_empirical"][-1] > t["variance_empirical"][0]
-             for q, t in tr.items()}
-    agree = {q: all(abs(np.log(e / v)) < np.log(1.5) for e, v in zip(t["variance_estimate"], t["variance_empirical"])
-                    if v > 0) for q, t in tr.items()}
-    both = [q for q in tr if falls[q] and rises[q]]
-    k_status = REPRODUCED if len(both) == len(tr) else PARTLY if both else NOT_REPRODUCED
-    k_tradeoff = verdict("k_bias_variance", k_status, f"bias falls and variance rises with k on {len(both)} of {len(tr)} sizes",
-                         "At T = " + ", ".join(f"{t['snapshots']}" for t in list(tr.values())[:1]) + " snapshots: "
-                         + "; ".join(f"{q} qubits bias² {t['bias2'][0]:.2f} → {t['bias2'][-1]:.2f}, variance "
-                                     f"{t['variance_empirical'][0]:.3f} → {t['variance_empirical'][-1]:.3f} (empirical over "
-                                     f"{t['repeats']} shadows), best k by MSE {t['best_k_empirical']}"
-                                     for q, t in tr.items())
-                         + ". The one-dataset variance estimate is within a factor 1.5 of the empirical one on "
-                         f"{sum(agree.values())} of {len(tr)} sizes.", command=command)
+    ratio = {q: [e / v for e, v in zip(t["variance_estimate"], t["variance_empirical"]) if v > 0] for q, t in tr.items()}
+    out["k_bias_variance"] = (
+        "k = 1 → 4: " + "; ".join(f"{q} qubits bias² {t['bias2'][0]:.2f} → {t['bias2'][-1]:.2f}, variance "
+                                   f"{t['variance_empirical'][0]:.3f} → {t['variance_empirical'][-1]:.3f}"
+                                   for q, t in tr.items()),
+        "At T = " + ", ".join(f"{t['snapshots']}" for t in list(tr.values())[:1]) + " snapshots: "
+        + "; ".join(f"{q} qubits bias² " + " → ".join(f"{b:.2f}" for b in t["bias2"]) + ", variance "
+                    + " → ".join(f"{v:.3f}" for v in t["variance_empirical"]) + f" (empirical over {t['repeats']} "
+                    f"shadows), best k by MSE {t['best_k_empirical']}" for q, t in tr.items())
+        + " over k = " + ", ".join(f"{k}" for k in list(tr.values())[0]["k"]) + ". The one-dataset variance "
+        "estimate over the empirical one: " + "; ".join(f"{q} qubits {min(r):.2f} to {max(r):.2f}"
+                                                       for q, r in ratio.items() if r) + ".")
 
     if c:
         m = c["methods"]
@@ -738,56 +732,50 @@ def verdicts(result: dict) -> list:
         faster_adjoint = m["adjoint_metric_tensor"]["seconds"] / sur["seconds"]
         vs_exact = m["exact_ours"]["seconds"] / sur["seconds"]
         vs_block = m["block_diag_metric_tensor"]["seconds"] / sur["seconds"]
-        dominated = [name for name, o in m.items() if name != "surrogate_shadow"
-                     and o["seconds"] <= sur["seconds"] and o["relative_error"] <= sur["relative_error"]]
-        p_status = NOT_REPRODUCED if faster_adjoint < 1 else PARTLY if dominated else REPRODUCED
-        practical = verdict("practical_estimation", p_status,
-                            f"{faster_adjoint:.0f}× faster than qml.adjoint_metric_tensor, error {sur['relative_error']:.2f}",
-                            f"At {c['n_qubits']} qubits, k = {c['k']}, T = {c['snapshots']}, state and shadow production "
-                            f"counted: the surrogate from one shadow takes {sur['seconds']:.2f} {'CPU s' if c.get('clock') == 'cpu' else 's (wall)'}, "
-                            f"{than(faster_adjoint)} the adjoint metric tensor, {than(vs_exact)} our exact "
-                            f"metric and {than(vs_block)} block-diagonal metric_tensor on lightning (error "
-                            f"{m['block_diag_metric_tensor']['relative_error']:.2f} against the surrogate's "
-                            f"{sur['relative_error']:.2f}). "
-                            + (f"Both faster and more accurate than the surrogate: {', '.join(dominated)}, so it is not on "
-                               "the error-versus-cost frontier." if dominated else "It is on the error-versus-cost frontier.")
-                            + f" On hardware it needs {c['snapshots']} single-shot snapshots against "
-                            f"{m['exact_ours']['hardware_circuits']:,} circuits for the full QFIM.", command=command)
+        unit = "CPU s" if c.get("clock") == "cpu" else "s (wall)"
+        out["practical_estimation"] = (
+            f"{faster_adjoint:.0f}× faster than qml.adjoint_metric_tensor, error {sur['relative_error']:.2f}",
+            f"At {c['n_qubits']} qubits, k = {c['k']}, T = {c['snapshots']}, state and shadow production counted: the "
+            f"surrogate from one shadow takes {sur['seconds']:.2f} {unit}, {than(faster_adjoint)} the adjoint metric "
+            f"tensor, {than(vs_exact)} our exact metric and {than(vs_block)} block-diagonal metric_tensor on lightning "
+            f"(error {m['block_diag_metric_tensor']['relative_error']:.2f} against the surrogate's "
+            f"{sur['relative_error']:.2f}). Every path, {unit} and metric error: "
+            + "; ".join(f"{name.replace('_', ' ')} {o['seconds']:.2f}, {o['relative_error']:.2f}" for name, o in m.items())
+            + f". On hardware it needs {c['snapshots']} single-shot snapshots against "
+            f"{m['exact_ours']['hardware_circuits']:,} circuits for the full QFIM.")
     else:
-        practical = not_tested("practical_estimation", "This run skipped the cost comparison (--construct-qubits 0).")
+        out["practical_estimation"] = ("", "This run skipped the cost comparison (--construct-qubits 0).")
 
     b = result["bound"]
-    b_status = PARTLY if b["share_within"] >= 1 - b["delta"] else NOT_REPRODUCED
-    bound = verdict("concentration_bound", b_status,
-                    f"holds on {b['share_within']:.0%} of {b['seeds']} estimates at delta = {b['delta']}",
-                    "The abstract gives no formula, so the bound is ours (core/quantum_ng/estimation.py: per-string shadow "
-                    "variance ≤ 3^|R|, Hoeffding's U-statistic variance, Markov on ‖ĝ − g^(k)‖²_F). At "
-                    f"{b['n_qubits']} qubits, k = {b['k']}, T = {b['snapshots']} it holds on {b['share_within']:.0%} of "
-                    f"{b['seeds']} seeded estimates and is {b['looseness']:.1f}× the empirical {1 - b['delta']:.0%} quantile; "
-                    f"against the exact metric (truncation bias included) it holds on "
-                    f"{b['share_within_against_exact']:.0%}. Its radius is {b['radius'] / b['metric_norm']:.1f}× ‖g‖ itself, so at "
-                    f"this T it is valid but {'vacuous' if b['radius'] > b['metric_norm'] else 'not vacuous'}. Partly: "
-                    "it is our bound, not the paper's.", command=command)
+    out["concentration_bound"] = (
+        f"holds on {b['share_within']:.0%} of {b['seeds']} estimates at delta = {b['delta']}",
+        "The abstract gives no formula, so the bound is ours (core/quantum_ng/estimation.py: per-string shadow "
+        "variance ≤ 3^|R|, Hoeffding's U-statistic variance, Markov on ‖ĝ − g^(k)‖²_F). At "
+        f"{b['n_qubits']} qubits, k = {b['k']}, T = {b['snapshots']} it holds on {b['share_within']:.0%} of "
+        f"{b['seeds']} seeded estimates and is {b['looseness']:.1f}× the empirical {1 - b['delta']:.0%} quantile; "
+        f"against the exact metric (truncation bias included) it holds on {b['share_within_against_exact']:.0%}. Its "
+        f"radius is {b['radius'] / b['metric_norm']:.1f}× ‖g‖ itself.")
     st = result.get("stationary")
     if st:
         med, S = st["median_tail"], [str(x) for x in st["shots"]]
-        shrinks = med[S[-1]] < med[S[0]]
-        near = all(v < st["median_initial"] / 10 for v in med.values())
-        stationary = verdict(
-            "stationary_convergence", PARTLY if shrinks and near else NOT_REPRODUCED,
+        out["stationary_convergence"] = (
             f"|∇E|² settles at {med[S[0]]:.2g} ({S[0]} shots) and {med[S[-1]]:.2g} ({S[-1]} shots)",
-            f"Surrogate QNG for {st['steps']} steps on the {st['n_qubits']}-qubit Heisenberg chain, {st['seeds']} seeds: "
-            f"the median exact squared gradient norm over the last {st['tail']} steps is {med[S[0]]:.3g} with {S[0]} shots "
-            f"per circuit and {med[S[-1]]:.3g} with {S[-1]}, against {st['median_initial']:.3g} at the start: "
-            + ("a stationary neighbourhood that shrinks as the shot noise falls, the guarantee's form. "
-               if shrinks and near else "not the neighbourhood the guarantee describes. ")
-            + ("At most partly: " if shrinks and near else "Even a settled run would be partly at most: ")
-            + "the abstract gives no radius to compare with, and smoothness is not checked.",
-            command=command)
+            f"Surrogate QNG for {st['steps']} steps on the {st['n_qubits']}-qubit Heisenberg chain, {st['seeds']} "
+            f"seeds: the median exact squared gradient norm over the last {st['tail']} steps is {med[S[0]]:.3g} with "
+            f"{S[0]} shots per circuit and {med[S[-1]]:.3g} with {S[-1]}, against {st['median_initial']:.3g} at the "
+            "start. The abstract gives no radius to compare with, and smoothness is not checked.")
     else:
-        stationary = not_tested("stationary_convergence", "This run skipped the long runs (the stationary part).")
-    return [per_shot, targets, k_tradeoff, practical, bound, stationary]
+        out["stationary_convergence"] = ("", "This run skipped the long runs (the stationary part).")
+    return out
 
+
+def command(result: dict) -> str:
+    """The commands that made the stored runs (``made_by``), else the bench's own."""
+    made_by = [c for c in dict.fromkeys((result.get("made_by") or {}).values()) if c]
+    return " && ".join(made_by) if made_by else result.get("command", COMMAND)
+
+
+verdicts = judged(KEY, describe, command)
 
 if __name__ == "__main__":
     sys.exit(main())

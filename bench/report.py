@@ -31,13 +31,16 @@ def rules_of(key: str) -> dict:
     return dict(getattr(importlib.import_module(f"core.{key}.claims"), "RULES", {}))
 
 
-def judged(key: str, describe: Callable[[dict], dict], command: str) -> Callable[[dict], list[Verdict]]:
+def judged(key: str, describe: Callable[[dict], dict],
+           command: str | Callable[[dict], str]) -> Callable[[dict], list[Verdict]]:
     """A bench's ``verdicts``: each claim's status from its rule (``core/<key>/claims.py``), applied to the stored
     numbers; its figure and detail from ``describe(result)`` (claim id -> (figure, detail)), which only words
-    what was measured. The bench decides nothing."""
+    what was measured. The bench decides nothing. ``command`` reproduces the numbers (or builds that command
+    from the stored result, where the runs it records were made with flags)."""
 
     def verdicts(result: dict) -> list[Verdict]:
         rules, texts = rules_of(key), describe(result)
+        rerun = command(result) if callable(command) else command
         out = []
         for claim in claims_of(key):
             if claim.id not in rules or claim.id not in texts:
@@ -45,7 +48,7 @@ def judged(key: str, describe: Callable[[dict], dict], command: str) -> Callable
             j = rules[claim.id].evaluate(result)
             figure, detail = texts[claim.id]
             out.append(Verdict(claim.id, j.status, figure if j.status != NOT_TESTED else "", detail,
-                               command if j.status != NOT_TESTED else "", today(), j.decision, j.controls,
+                               rerun if j.status != NOT_TESTED else "", today(), j.decision, j.controls,
                                j.diagnosis))
         return out
 

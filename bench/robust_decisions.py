@@ -26,8 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, not_tested, verdict  # noqa: E402
+from bench.report import judged, write_results  # noqa: E402
 from bench.timing import MAIN, median_of  # noqa: E402
 from bench.timing import page_timings as page_timings_of  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
@@ -270,57 +269,59 @@ def searched_note(result: dict) -> str:
                 for case, v in versus.items()) + ".")
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.robust_decisions.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.robust_decisions.claims`` decides its status."""
     rates = result["rates"]
     eta_min = result["scale"]["eta_min"]
     typical = ("gaussian", "student_t")  # laws that target no policy
     unique = {p: all(_brittle(rates[f"{p}/{law}"]) for law in typical) for p in ("posted_pricing", "house_flipping")}
-    ski_early = all(_brittle(rates[f"ski_rental:earliest_buy/{law}"]) for law in typical)
+    ski_early = {law: rates[f"ski_rental:earliest_buy/{law}"]["follow"] for law in typical}
     ski_never = {law: rates[f"ski_rental:never_buy/{law}"]["follow"] for law in typical}
-    control = all(rates[f"{p}/{law}"]["robust_theory"]["floor"] < 0.1 * rates[f"{p}/{law}"]["follow"]["floor"]
-                  for p in unique for law in typical)
     floors = [rates[f"{p}/{law}"]["follow"]["floor"] for p in unique for law in typical]
-    status = (REPRODUCED if all(unique.values()) and control else PARTLY if any(unique.values()) else NOT_REPRODUCED)
-    out = [verdict("follow_is_brittle", status,
-                   f"brittle for every tie-break in {sum(unique.values())} of 2 problems with a unique optimum "
-                   f"(loss {min(floors):.2f} to {max(floors):.2f} at η = {eta_min:g}); ski rental only under the "
-                   "earliest-buy tie-break",
-                   f"Pricing and house flipping, whose optimal action for a known state is unique, keep a flat excess "
-                   f"loss under Gaussian and Student-t errors as η falls to {eta_min:g}, while the robust policy's falls "
-                   f"below a tenth of it ({'yes' if control else 'no'}). Ski rental is brittle only under our tie-break "
-                   f"'buy on day ŝ' ({'yes' if ski_early else 'no'}); under the other optimal action, never buying, "
-                   "following is not brittle: " + ", ".join(
-                       f"{law} slope {s['slope']:.2f} [{s['low']:.2f}, {s['high']:.2f}], loss {s['floor']:.1e}"
-                       for law, s in ski_never.items()) + ".", command=COMMAND)]
+    follow = lambda s: f"slope {s['slope']:.2f} [{s['low']:.2f}, {s['high']:.2f}], loss {s['floor']:.3g}"  # noqa: E731
+    out = {"follow_is_brittle": (
+        f"brittle for every tie-break in {sum(unique.values())} of 2 problems with a unique optimum "
+        f"(loss {min(floors):.2f} to {max(floors):.2f} at η = {eta_min:g}); ski rental only under the "
+        "earliest-buy tie-break",
+        f"Following the prediction as η falls to {eta_min:g}, under Gaussian and Student-t errors, in "
+        "pricing and house flipping, whose optimal action for a known state is unique: " + "; ".join(
+            f"{p}/{law} {follow(rates[f'{p}/{law}']['follow'])}" for p in unique for law in typical)
+        + " (brittle: loss over 0.5 and slope's upper end under 0.3). The robust policy at ε*(η) on the same "
+        "predictions: loss " + ", ".join(
+            f"{p}/{law} {rates[f'{p}/{law}']['robust_theory']['floor']:.1e}" for p in unique for law in typical)
+        + ". Ski rental under our tie-break 'buy on day ŝ': " + ", ".join(
+            f"{law} {follow(s)}" for law, s in ski_early.items())
+        + "; under the other optimal action, never buying: " + ", ".join(
+            f"{law} {follow(s)}" for law, s in ski_never.items()) + ".")}
     slopes = {case: r["robust_theory"] for case, r in rates.items()}
     honest = {case: s for case, s in slopes.items() if case.split("/")[1] in HONEST_LAWS}
     holds = [case for case, s in honest.items() if s["high"] >= TWO_THIRDS - 0.05 and s["share_under_bound"] >= 0.95]
     at_two_thirds = [case for case, s in honest.items()
                      if s["low"] <= TWO_THIRDS + 0.05 and s["high"] >= TWO_THIRDS - 0.05]
     worst = {case: s for case, s in slopes.items() if case.endswith("/worst_case")}
-    status = REPRODUCED if len(holds) == len(honest) else PARTLY if holds else NOT_REPRODUCED
-    out.append(verdict("robust_rate", status,
-                       f"slope at ε*(η) ≥ 2/3 and runs under the bound in {len(holds)} of {len(honest)} case × law "
-                       f"pairs (laws not built from ε*); the ε*(η) policy's slope is 2/3 within its interval in "
-                       f"{len(at_two_thirds)}",
-                       "Searched worst-case law: " + "; ".join(
-                           f"{case.split('/')[0]} {s['slope']:.2f} [{s['low']:.2f}, {s['high']:.2f}], "
-                           f"{s['share_under_bound']:.0%} under the bound" for case, s in worst.items())
-                       + ". Gaussian and Student-t: " + "; ".join(
-                           f"{case} {s['slope']:.2f}" for case, s in honest.items() if not case.endswith("worst_case"))
-                       + ". The three-point law at 1.25 ε*(η), built from the theory's radius, is reported but not "
-                       "counted: " + "; ".join(f"{case.split('/')[0]} {s['slope']:.2f}" for case, s in slopes.items()
-                                                 if case.endswith("/three_point"))
-                       + ". Tightness: under the searched law even ε tuned on held-out data falls only at " + ", ".join(
-                           f"{p} {rates[f'{p}/worst_case']['robust_tuned']['slope']:.2f}"
-                           for p in ("posted_pricing", "house_flipping")) + ". Controls that fail the rate: a fixed ε "
-                       "(" + ", ".join(f"{p} {rates[f'{p}/worst_case']['robust']['slope']:.2f}"
-                                       for p in ("posted_pricing", "house_flipping")) + ") and following the prediction "
-                       "(" + ", ".join(f"{p} {rates[f'{p}/gaussian']['follow']['slope']:.2f}"
-                                       for p in ("posted_pricing", "house_flipping")) + " under Gaussian errors). The "
-                       "worst case is searched over two- and three-point laws only." + searched_note(result),
-                       command=COMMAND))
+    out["robust_rate"] = (
+        f"slope at ε*(η) ≥ 2/3 and runs under the bound in {len(holds)} of {len(honest)} case × law "
+        f"pairs (laws not built from ε*); the ε*(η) policy's slope is 2/3 within its interval in "
+        f"{len(at_two_thirds)}",
+        "Slope of the ε*(η) policy with its 95% interval (counted: its upper end at least 2/3 − 0.05 "
+        "and at least 95% of runs under the bound). Gaussian and Student-t: " + "; ".join(
+            f"{case} {s['slope']:.2f} [{s['low']:.2f}, {s['high']:.2f}], {s['share_under_bound']:.0%} "
+            "under the bound" for case, s in honest.items() if not case.endswith("worst_case"))
+        + ". Searched worst-case law: " + "; ".join(
+            f"{case.split('/')[0]} {s['slope']:.2f} [{s['low']:.2f}, {s['high']:.2f}], "
+            f"{s['share_under_bound']:.0%} under the bound" for case, s in worst.items())
+        + ". The three-point law at 1.25 ε*(η), built from the theory's radius, is reported but not "
+        "counted: " + "; ".join(f"{case.split('/')[0]} {s['slope']:.2f}" for case, s in slopes.items()
+                                  if case.endswith("/three_point"))
+        + ". Tightness: under the searched law even ε tuned on held-out data falls only at " + ", ".join(
+            f"{p} {rates[f'{p}/worst_case']['robust_tuned']['slope']:.2f}"
+            for p in ("posted_pricing", "house_flipping")) + ". Controls: a fixed ε "
+        "(" + ", ".join(f"{p} {rates[f'{p}/worst_case']['robust']['slope']:.2f}"
+                        for p in ("posted_pricing", "house_flipping")) + ") and following the prediction "
+        "(" + ", ".join(f"{p} {rates[f'{p}/gaussian']['follow']['slope']:.2f}"
+                        for p in ("posted_pricing", "house_flipping")) + " under Gaussian errors). The "
+        "worst case is searched over two- and three-point laws only." + searched_note(result))
     pricing = {law: rates[f"posted_pricing/{law}"] for law in ERROR_LAWS if f"posted_pricing/{law}" in rates}
     better = [law for law, r in pricing.items() if r["robust_theory"]["floor"] < r["ric_h"]["floor"]]
     empirical = (f"Posted pricing at η = {eta_min:g}, robust at ε*(η) against our reading of RIC-h: lower loss under "
@@ -332,7 +333,6 @@ def verdicts(result: dict) -> list:
     if bounds:
         small = [law for law, b in bounds.items() if b["abstract"][0] < b["ric_clusters"][0]]
         large = [law for law, b in bounds.items() if b["abstract"][-1] < b["ric_clusters"][-1]]
-        status = PARTLY if len(better) == len(pricing) and len(small) == len(bounds) else NOT_REPRODUCED
         figure = (f"abstract's bound below the RIC-h cluster bound at the smallest η under {len(small)} of {len(bounds)} "
                   f"laws, at the largest under {len(large)}; robust loss below RIC-h's at η = {eta_min:g} under "
                   f"{len(better)} of {len(pricing)}")
@@ -349,24 +349,27 @@ def verdicts(result: dict) -> list:
                  "measured loss stays under its cluster bound in " + ", ".join(
                      f"{b['ric_h_under_cluster_bound']:.0%}" for b in bounds.values()) + " of cells.")
     else:
-        status = PARTLY if len(better) == len(pricing) else NOT_REPRODUCED
         figure = "; ".join(f"{law}: {r['robust_theory']['floor']:.4f} vs RIC-h {r['ric_h']['floor']:.4f}"
                            for law, r in pricing.items())
         how = empirical + " This results file predates the comparison of bounds."
-    out.append(verdict("improves_on_medina_vassilvitskii", status, figure, how, command=COMMAND))
+    out["improves_on_medina_vassilvitskii"] = (figure, how)
     cf = result.get("closed_forms")
     if cf:
         ok = [k for k, v in cf.items() if v["max_difference_over_grid_tolerance"] <= 1.0]
-        out.append(verdict("closed_form_policies", REPRODUCED if len(ok) == len(cf) else NOT_REPRODUCED,
-                           f"{len(ok)} of {len(cf)} problems (ski rental under both tie-breaks) within one grid step on "
-                           f"{next(iter(cf.values()))['instances']} instances each",
-                           "Closed-form robust gap against a brute-force minimax over a "
-                           f"{next(iter(cf.values()))['grid']}² action × state grid: largest difference "
-                           + ", ".join(f"{k} {v['max_abs_difference']:.1e}" for k, v in cf.items())
-                           + " (within one grid step of the loss's slope).", command=COMMAND))
+        out["closed_form_policies"] = (
+            f"{len(ok)} of {len(cf)} problems (ski rental under both tie-breaks) within one grid step on "
+            f"{next(iter(cf.values()))['instances']} instances each",
+            "Closed-form robust gap against a brute-force minimax over a "
+            f"{next(iter(cf.values()))['grid']}² action × state grid: largest difference "
+            + ", ".join(f"{k} {v['max_abs_difference']:.1e}" for k, v in cf.items())
+            + "; in grid tolerances (one grid step of the loss's slope): "
+            + ", ".join(f"{k} {v['max_difference_over_grid_tolerance']:.2f}" for k, v in cf.items()) + ".")
     else:
-        out.append(not_tested("closed_form_policies", "This results file predates the brute-force comparison."))
+        out["closed_form_policies"] = ("", "This results file predates the brute-force comparison.")
     return out
+
+
+verdicts = judged("robust_decisions", describe, COMMAND)
 
 
 if __name__ == "__main__":

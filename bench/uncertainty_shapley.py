@@ -20,8 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import rederive_verdicts, write_results  # noqa: E402
-from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, verdict  # noqa: E402
+from bench.report import judged, rederive_verdicts, write_results  # noqa: E402
 
 KEY = "uncertainty_shapley"
 COMMAND = "python bench/uncertainty_shapley.py"
@@ -222,72 +221,71 @@ def table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdicts(result: dict) -> list:
-    """One verdict per claim in ``core.uncertainty_shapley.CLAIMS``, from the numbers in ``result`` alone."""
+def describe(result: dict) -> dict:
+    """Each claim's figure and detail in words, from the numbers in ``result`` alone; its rule in
+    ``core.uncertainty_shapley.claims`` decides its status."""
     i = result["identities"]
     exact = max(i["cross_vs_tc_shapley_max_abs"], i["sum_cross_vs_tc_change_max_abs"], i["shapiq_exact_computer_max_abs"],
                 abs(i["shared_input"]["c1_plus_mi"]))
-    controls = i["disjoint_independent_max_abs_c"] < 1e-10 and min(np.abs(i["correlated_noise_control_c"])) > 0.01
-    hierarchy = i["hierarchy_max_violation"] < 1e-10
-    out = [verdict("cross_term_is_conditional_tc",
-                   REPRODUCED if exact < 1e-9 and controls and hierarchy else NOT_REPRODUCED,
-                   f"max difference {exact:.1e}",
-                   f"On {i['models']} models c = φ_marg − φ_joint equals the Shapley value of S ↦ TC(Y | X_S) "
-                   f"({i['cross_vs_tc_shapley_max_abs']:.1e}), Σc = TC(Y | X) − TC(Y) ({i['sum_cross_vs_tc_change_max_abs']:.1e}), "
-                   f"all three games match shapiq's ExactComputer ({i['shapiq_exact_computer_max_abs']:.1e}), and "
-                   f"v_marg ≥ v_chain ≥ v_joint (worst violation {i['hierarchy_max_violation']:.1e}). Shared input with "
-                   f"diagonal noise: c₁ = {i['shared_input']['c'][0]:+.4f} = −I(Y₁; Y₂); disjoint independent outputs: "
-                   f"|c| ≤ {i['disjoint_independent_max_abs_c']:.1e}; correlated-noise control c = "
-                   + ", ".join(f"{c:+.3f}" for c in i["correlated_noise_control_c"])
-                   + ". Sign: with entropy games Σc = TC(Y | X) − TC(Y); the issue's TC(Y) − TC(Y | X) is Σ(−c). "
-                   "Identities of our reading of the games (the paper's text was unavailable).", command=COMMAND)]
+    out = {"cross_term_is_conditional_tc": (
+        f"max difference {exact:.1e}",
+        f"On {i['models']} models c = φ_marg − φ_joint against the Shapley value of S ↦ TC(Y | X_S) "
+        f"({i['cross_vs_tc_shapley_max_abs']:.1e}), Σc against TC(Y | X) − TC(Y) ({i['sum_cross_vs_tc_change_max_abs']:.1e}), "
+        f"all three games against shapiq's ExactComputer ({i['shapiq_exact_computer_max_abs']:.1e}), and "
+        f"v_marg ≥ v_chain ≥ v_joint (worst violation {i['hierarchy_max_violation']:.1e}). Shared input with "
+        f"diagonal noise: c₁ = {i['shared_input']['c'][0]:+.4f} against −I(Y₁; Y₂) = "
+        f"{-i['shared_input']['mutual_information']:+.4f} (difference {i['shared_input']['c1_plus_mi']:.1e}); disjoint "
+        f"independent outputs: |c| ≤ {i['disjoint_independent_max_abs_c']:.1e}; correlated-noise control c = "
+        + ", ".join(f"{c:+.3f}" for c in i["correlated_noise_control_c"])
+        + ". Sign: with entropy games Σc = TC(Y | X) − TC(Y); the issue's TC(Y) − TC(Y | X) is Σ(−c). "
+        "Identities of our reading of the games (the paper's text was unavailable).")}
     cw = i["componentwise"]
-    out.append(verdict("dependence_invisible_componentwise",
-                       REPRODUCED if cw["marginal_max_diff"] < 1e-10 and cw["cross_max_diff"] > 0.05 else NOT_REPRODUCED,
-                       f"marginal Δφ {cw['marginal_max_diff']:.1e}, cross Δc {cw['cross_max_diff']:.3f}",
-                       "Two models with equal conditional marginals (noise correlation 0 and 0.8): the component-wise "
-                       f"game's attributions differ by {cw['marginal_max_diff']:.1e} (it cannot tell them apart), the "
-                       f"cross-component terms by {cw['cross_max_diff']:.3f} and the joint ones by {cw['joint_max_diff']:.3f}. "
-                       "This follows from the definitions; it is a check of the implementation.", command=COMMAND))
-    out.append(verdict("chain_rule_decomposition",
-                       REPRODUCED if i["chain_rule_max_abs"] < 1e-9 and i["order_changes_split_min"] > 1e-3 else NOT_REPRODUCED,
-                       f"max difference {i['chain_rule_max_abs']:.1e}",
-                       "Σⱼ φᵢ[H(Yⱼ | Y<ⱼ, X_S)] from Cholesky factors equals φᵢ of the log-determinant joint entropy in "
-                       f"both component orders ({i['chain_rule_max_abs']:.1e}); the split by component moves with the "
-                       f"order (by at least {i['order_changes_split_min']:.3f} nats). An identity: Shapley values are linear.",
-                       command=COMMAND))
+    out["dependence_invisible_componentwise"] = (
+        f"marginal Δφ {cw['marginal_max_diff']:.1e}, cross Δc {cw['cross_max_diff']:.3f}",
+        "Two models with equal conditional marginals (noise correlation 0 and 0.8): the component-wise "
+        f"game's attributions differ by {cw['marginal_max_diff']:.1e}, the cross-component terms by "
+        f"{cw['cross_max_diff']:.3f} and the joint ones by {cw['joint_max_diff']:.3f}. "
+        "This follows from the definitions; it is a check of the implementation.")
+    out["chain_rule_decomposition"] = (
+        f"max difference {i['chain_rule_max_abs']:.1e}",
+        "Σⱼ φᵢ[H(Yⱼ | Y<ⱼ, X_S)] from Cholesky factors against φᵢ of the log-determinant joint entropy in "
+        f"both component orders ({i['chain_rule_max_abs']:.1e}); the split by component moves with the "
+        f"order by at least {i['order_changes_split_min']:.3f} nats; the marginal terms' sum misses the joint "
+        "attribution by up to " + f"{max(abs(c) for c in i['correlated_noise_control_c']):.3f} nats on the "
+        "correlated-noise model. An identity: Shapley values are linear.")
     e = result["estimators"]
     ve = {name: e["value_error"][k] for k, name in enumerate(e["estimators"])}
     pe = {name: e["phi_error"][k] for k, name in enumerate(e["estimators"])}
-    converge = all(ve[n][-1] < ve[n][0] / 3 for n in ("moment_matching", "knn"))
-    close = pe["moment_matching"][-1] < 0.02 and pe["knn"][-1] < 0.05
-    control = ve["mean_imputation"][-1] > 0.1
-    out.append(verdict("closed_form_and_sample_estimators",
-                       REPRODUCED if converge and close and control else PARTLY if converge else NOT_REPRODUCED,
-                       f"max |Δφ| at n = {e['n_inner'][-1]}: moment matching {pe['moment_matching'][-1]:.3f}, "
-                       f"k-NN {pe['knn'][-1]:.3f}",
-                       "Mean coalition error from n = " + str(e["n_inner"][0]) + " to " + str(e["n_inner"][-1])
-                       + f": moment matching {ve['moment_matching'][0]:.3f} → {ve['moment_matching'][-1]:.4f}, k-NN "
-                       f"{ve['knn'][0]:.3f} → {ve['knn'][-1]:.4f}; the mean-imputation control stays at "
-                       f"{ve['mean_imputation'][-1]:.3f}. {e['n_seeds']} seeds, {e['n_outer']} background rows; on the "
-                       "linear-Gaussian forecaster, the only model here with a closed form.", command=COMMAND))
+    out["closed_form_and_sample_estimators"] = (
+        f"max |Δφ| at n = {e['n_inner'][-1]}: moment matching {pe['moment_matching'][-1]:.3f}, "
+        f"k-NN {pe['knn'][-1]:.3f}",
+        "Mean coalition error from n = " + str(e["n_inner"][0]) + " to " + str(e["n_inner"][-1])
+        + f": moment matching {ve['moment_matching'][0]:.3f} → {ve['moment_matching'][-1]:.4f}, k-NN "
+        f"{ve['knn'][0]:.3f} → {ve['knn'][-1]:.4f}; the mean-imputation control "
+        f"{ve['mean_imputation'][0]:.3f} → {ve['mean_imputation'][-1]:.3f}. {e['n_seeds']} seeds, {e['n_outer']} "
+        "background rows; on the linear-Gaussian forecaster, the only model here with a closed form.")
     s = result["structure"]
     full_tc = [r["tc_conditional"] for r in s["full"]]
     diag_tc = [r["tc_conditional"] for r in s["diagonal"]]
     cross_gap = max(np.abs(np.array(r["cross"]) - np.array(q["cross"])).max() for r in s["full"] for q in s["diagonal"])
-    differs = min(full_tc) > 0.05 and max(np.abs(diag_tc)) < 1e-9 and s["linear"]["tc_conditional"] > 0.05
-    beaten = [r["test_nll"] < r["test_nll_shuffled_targets"] for r in [s["linear"], *s["full"], *s["diagonal"]]]
-    out.append(verdict("learned_joint_structure", PARTLY if differs else NOT_REPRODUCED,
-                       f"TC(Y | X): linear {s['linear']['tc_conditional']:.2f}, full head "
-                       + "/".join(f"{t:.2f}" for t in full_tc) + ", diagonal 0",
-                       "The games separate the models' learned joint structure: TC(Y) "
-                       f"{s['linear']['tc_prior']:.2f} (linear), " + "/".join(f"{r['tc_prior']:.2f}" for r in s["full"])
-                       + " (full head), " + "/".join(f"{r['tc_prior']:.2f}" for r in s["diagonal"]) + " (diagonal head, "
-                       f"whose TC(Y | X) is 0 by construction); cross terms differ between heads by up to {cross_gap:.2f} "
-                       "nats. Partly: no foundation model (no hub weights), a small torch forecaster stands in, and no "
-                       f"model forecasts the held-out 1999–2008 origins well: held-out NLL beats the same targets shuffled in time (mean of 50 orders) for "
-                       f"{sum(beaten)} of {len(beaten)} models.", command=COMMAND))
+    models = [s["linear"], *s["full"], *s["diagonal"]]
+    beaten = [r["test_nll"] < r["test_nll_shuffled_targets"] for r in models]
+    out["learned_joint_structure"] = (
+        f"TC(Y | X): linear {s['linear']['tc_conditional']:.2f}, full head "
+        + "/".join(f"{t:.2f}" for t in full_tc) + ", diagonal 0",
+        "TC(Y | X): linear " + f"{s['linear']['tc_conditional']:.2f}, full head " + "/".join(f"{t:.2f}" for t in full_tc)
+        + ", diagonal head " + "/".join(f"{t:.1e}" for t in diag_tc) + "; TC(Y) "
+        f"{s['linear']['tc_prior']:.2f} (linear), " + "/".join(f"{r['tc_prior']:.2f}" for r in s["full"])
+        + " (full head), " + "/".join(f"{r['tc_prior']:.2f}" for r in s["diagonal"]) + " (diagonal head, "
+        f"whose TC(Y | X) is 0 by construction); cross terms differ between heads by up to {cross_gap:.2f} "
+        "nats. No foundation model (no hub weights), a small torch forecaster stands in; held-out NLL against the "
+        "same targets shuffled in time (mean of 50 orders): " + ", ".join(
+            f"{r['test_nll']:.2f} vs {r['test_nll_shuffled_targets']:.2f}" for r in models)
+        + f", lower for {sum(beaten)} of {len(beaten)} models on the held-out 1999–2008 origins.")
     return out
+
+
+verdicts = judged(KEY, describe, COMMAND)
 
 
 def main() -> int:

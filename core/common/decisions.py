@@ -16,7 +16,8 @@ Input forms (``x``):
 - :class:`PValue`: a pre-registered test's p-value against its α;
 - :class:`Trend`: a sequence over increasing scale, its last entry against its first;
 - :class:`Flag`: a yes/no fact the bench stored (a solver's status), never a comparison it made;
-- :class:`Every`, :class:`Some`: a list of inputs, each judged by the inner decision.
+- :class:`Every`, :class:`Some`: a list of inputs, each judged by the inner decision;
+- :class:`AllOf`, :class:`AnyOf`: a tuple of inputs, the i-th judged by the i-th decision, all or any passing.
 
 A missing input (``None``) is not a failure: the outcome's ``passed`` is None, "not measured".
 """
@@ -425,3 +426,57 @@ class Some(Every):
     def examples(self):
         good, bad = self.inner.examples()
         return [bad, good], [bad, bad]
+
+
+@dataclass(frozen=True)
+class AllOf(Decision):
+    """A tuple of inputs, the i-th judged by the i-th of ``parts``: passes when every one passes (several comparisons
+    that must hold together, e.g. inside :class:`Some` for "some size where all of them hold")."""
+
+    parts: tuple = ()
+
+    def __post_init__(self):
+        if len(self.parts) < 2 or not all(isinstance(d, Decision) for d in self.parts):
+            raise ValueError("parts: allowed a tuple of two or more decisions")
+
+    def _outcomes(self, x) -> list[Outcome] | Outcome:
+        x = tuple(x)
+        if len(x) != len(self.parts):
+            raise ValueError(f"x: {len(x)} inputs for {len(self.parts)} decisions; allowed one input per decision")
+        outs = [d.decide(v) for d, v in zip(self.parts, x)]
+        missing = next((o for o in outs if o.passed is None), None)
+        return Outcome(None, text=f"not measured: {missing.text}") if missing else outs
+
+    def _decide(self, x) -> Outcome:
+        outs = self._outcomes(x)
+        if isinstance(outs, Outcome):
+            return outs
+        worst = next((o for o in outs if not o.passed), outs[0])
+        return Outcome(all(o.passed for o in outs), worst.value, worst.low, worst.high, "; ".join(o.text for o in outs))
+
+    def describe(self) -> str:
+        return " and ".join(f"({d.describe()})" for d in self.parts)
+
+    def examples(self):
+        good = tuple(d.examples()[0] for d in self.parts)
+        return good, (self.parts[0].examples()[1], *good[1:])
+
+
+@dataclass(frozen=True)
+class AnyOf(AllOf):
+    """A tuple of inputs, the i-th judged by the i-th of ``parts``: passes when at least one passes (a claim that
+    holds in either of two settings)."""
+
+    def _decide(self, x) -> Outcome:
+        outs = self._outcomes(x)
+        if isinstance(outs, Outcome):
+            return outs
+        best = next((o for o in outs if o.passed), outs[0])
+        return Outcome(any(o.passed for o in outs), best.value, best.low, best.high, "; or ".join(o.text for o in outs))
+
+    def describe(self) -> str:
+        return " or ".join(f"({d.describe()})" for d in self.parts)
+
+    def examples(self):
+        bad = tuple(d.examples()[1] for d in self.parts)
+        return (self.parts[0].examples()[0], *bad[1:]), bad

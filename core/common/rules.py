@@ -238,6 +238,9 @@ class Rule:
             if self.untested and found == Diagnosis():
                 found = Diagnosis("undiagnosed", f"Not measured: {self.untested}")
             diagnosis = found.record(result)
+            if self.ceiling != REPRODUCED:   # a known defect of the rule itself, said where the negative is explained
+                diagnosis["evidence"] = (f"The rule cannot give better than {self.ceiling}: {self.ceiling_why}. "
+                                         + diagnosis["evidence"])
         return Judgement(status, decision, controls, diagnosis)
 
     def describe(self) -> str:

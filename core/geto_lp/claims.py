@@ -1,6 +1,10 @@
 """The GETO-LP paper's headline claims, checked by ``bench/geto_lp.py``."""
 
+import numpy as np
+
 from core.common.claims import Claim
+from core.common.decisions import Every, Threshold
+from core.common.rules import Check, Rule
 
 CLAIMS = (
     Claim("exact",
@@ -27,3 +31,101 @@ CLAIMS = (
           "A measured criterion for the palette transfer and the averaged volumes.",
           "None yet: the page shows both applications, the bench measures neither."),
 )
+
+
+def _compared(result):
+    """The digit grids where POT's classical LP ran."""
+    return {g: r for g, r in result["grids"].items() if r["pot_lp"].get("status") == "ok"}
+
+
+def _pot_gaps(result):
+    """Relative gap |POT LP − GETO-LP| / GETO-LP on every digit grid POT solved (None when it solved none)."""
+    gaps = [abs(r["pot_lp"]["objective"] - r["geto_lp"]["objective"]) / r["geto_lp"]["objective"]
+            for r in _compared(result).values()]
+    return max(gaps) if gaps else None
+
+
+def _dense_gaps(result):
+    """Largest |relative gap| to POT's LP on the dense random images (None when POT finished on none)."""
+    gaps = [abs(r["relative_gap"]) for r in result.get("dense", {}).values() if "relative_gap" in r]
+    return max(gaps) if gaps else None
+
+
+def _rescored(result):
+    """Largest relative difference of a GETO-LP objective and its plans rescored with ot.emd2 (digits, dense)."""
+    gaps = [abs(r["geto_lp"]["emd2_objective"] - r["geto_lp"]["objective"]) / r["geto_lp"]["objective"]
+            for r in result["grids"].values() if "emd2_objective" in r["geto_lp"]]
+    gaps += [abs(r["rescoring_gap"]) for r in result.get("dense", {}).values() if "rescoring_gap" in r]
+    return max(gaps) if gaps else None
+
+
+def _exact(result):
+    parts = [_pot_gaps(result), _dense_gaps(result), _rescored(result)]
+    return None if any(p is None for p in parts) else max(parts)
+
+
+def _slope(result):
+    grids = result["grids"].values()
+    sizes = np.array([r["N"] for r in grids], dtype=float)
+    variables = np.array([r["geto_lp"]["n_variables"] for r in grids], dtype=float)
+    return float(np.polyfit(np.log(sizes), np.log(variables), 1)[0])
+
+
+def _classical_slope(result):
+    grids = result["grids"].values()
+    sizes = np.array([r["N"] for r in grids], dtype=float)
+    variables = np.array([r["classical_variables"] for r in grids], dtype=float)
+    return float(np.polyfit(np.log(sizes), np.log(variables), 1)[0])
+
+
+def _entropic(result):
+    return [run["gap_to_exact"] for row in result["grids"].values() for key, run in row.items()
+            if key.startswith(("convolutional", "sinkhorn")) and run.get("status") == "ok"]
+
+
+RULES = {
+    "exact": Rule(
+        checks=(Check("exact", "claim", "largest relative objective gap of GETO-LP to POT's classical LP (digits and "
+                      "dense random images) and to its own plans rescored with ot.emd2", _exact,
+                      Threshold(1e-6, strict=False)),
+                Check("every_dense_grid", "part", "dense random grids where POT's LP did not finish",
+                      lambda r: sum("relative_gap" not in d for d in r.get("dense", {}).values()),
+                      Threshold(0.0, strict=False)),
+                Check("pot_lp_digits", "reference", "relative gap to POT's classical LP (ot.lp.barycenter) on digits",
+                      _pot_gaps, Threshold(1e-6, strict=False)),
+                Check("pot_lp_dense", "reference", "relative gap to POT's classical LP on dense random images",
+                      _dense_gaps, Threshold(1e-6, strict=False)),
+                Check("emd2", "reference", "GETO-LP's objective against its plans rescored with ot.emd2",
+                      _rescored, Threshold(1e-6, strict=False)))),
+    "variable_count": Rule(
+        checks=(Check("counts", "claim", "largest difference of the built LP's variable count from M·N·Σnₖ + N, "
+                      "over grids", lambda r: max(abs(g["geto_lp"]["n_variables"] - g["geto_variables"])
+                                                  for g in r["grids"].values()), Threshold(0.0, strict=False)),
+                Check("slope", "claim", "log-log slope of GETO-LP's variable count against N (theory 1.5 for d = 2)",
+                      _slope, Threshold(1.6)),
+                Check("classical", "reference", "log-log slope of the classical LP's M·N² + N against N "
+                      "(theory 2)", _classical_slope, Threshold(1.6, "above")),
+                Check("pot_lp_count", "reference", "largest difference of POT's LP's own variable count from "
+                      "M·N² + N, on the grids where it ran",
+                      lambda r: max(abs(g["pot_lp"]["n_variables"] - g["classical_variables"])
+                                    for g in _compared(r).values()), Threshold(0.0, strict=False)))),
+    "memory_and_speed": Rule(
+        checks=(Check("lighter", "claim", "resident-memory rise of POT's classical LP over GETO-LP's, each grid "
+                      "where both ran", lambda r: [g["pot_lp"]["rss_rise_mb"] / max(g["geto_lp"]["rss_rise_mb"], 1e-9)
+                                                   for g in _compared(r).values()],
+                      Every(Threshold(1.0, "above"))),
+                Check("speed_goal", "reference", "wall time of POT's classical LP over GETO-LP's at 16² on digits "
+                      "(the speed goal: at least 10×)",
+                      lambda r: r["grids"]["16x16"]["pot_lp"]["seconds"] / r["grids"]["16x16"]["geto_lp"]["seconds"],
+                      Threshold(10.0, "above", strict=False)))),
+    "beats_entropic": Rule(
+        checks=(Check("biased", "claim", "relative objective gap of every entropic barycenter (convolutional and "
+                      "dense Sinkhorn, each scored with ot.emd2) to the exact optimum", _entropic,
+                      Every(Threshold(1e-7, "above"))),
+                Check("exact_optimum", "reference", "GETO-LP's objective against its plans rescored with ot.emd2 "
+                      "(the exact optimum each gap is measured from)", _rescored, Threshold(1e-6, strict=False)))),
+    "applications": Rule(
+        checks=(Check("reference", "reference", "palette transfer and averaged volumes scored against a reference "
+                      "result (none stored)", "applications.reference_gap", Threshold(1e-6, strict=False)),),
+        untested="the page shows palette transfer and volume averaging; no bench scores either against a reference"),
+}

@@ -7,7 +7,9 @@ claims the controls are asked what training adds (the answer read off the cycle,
 and the convergence itself is reported as architectural.
 """
 
-from core.common.claims import Claim
+from core.common.claims import PARTLY, Claim
+from core.common.decisions import Flag, Some, Threshold
+from core.common.rules import Check, Rule
 
 CLAIMS = (
     Claim("distinct_fixed_points",
@@ -40,3 +42,61 @@ CLAIMS = (
           "learned the task (accuracy at 32 loops ≥ 0.9), with each factor changed alone from Huginn's design.",
           "Designs that did not learn are excluded: an untrained network's dynamics say nothing about design."),
 )
+
+_BASE = "designs.B2 concat sandwich"     # Huginn's design (bench/looped_lm.py's BASE)
+_CONTROLS = {"untrained": "an untrained model of the same design",
+             "shuffled_targets": "the same design trained on shuffled targets"}
+_CONVERGES = ("converged to distinct fixed points (every layer's δ@32 ≤ 1e-2 and ≤ δ@4 / 10, fixed points > 0.05 apart, "
+              "attention change@32 < 1e-2)")
+_CARRIES = "carrying the answer (the coda reads it off the last layer's fixed point for ≥ 0.95 of the probe batch)"
+_SELECTIVE = "selective (settled attention's row entropy ≤ 0.8 of uniform causal attention's)"
+
+
+def _learned(result, stable: bool):
+    """Per design that learned the task: whether it reaches a stable cycle (``stable``) or lacks one."""
+    return [d["stable_cycle"] == stable for d in result["designs"].values() if d["learned"]]
+
+
+RULES = {
+    "distinct_fixed_points": Rule(
+        checks=(Check("converges", "claim", "Huginn's design trained on modular chain: the stored convergence test",
+                      f"{_BASE}.converges", Flag(_CONVERGES)),
+                Check("carries_the_answer", "claim", "Huginn's design trained on modular chain: the answer read off "
+                      "the cycle", f"{_BASE}.carries_the_answer", Flag(_CARRIES)),
+                *(Check(k, "null", f"{what}: the same convergence test", f"controls.{k}.converges", Flag(_CONVERGES))
+                  for k, what in _CONTROLS.items()),
+                *(Check(f"{k}_answer", "null", f"{what}: the answer read off the cycle",
+                        f"controls.{k}.carries_the_answer", Flag(_CARRIES)) for k, what in _CONTROLS.items())),
+        reproduced=("converges", "carries_the_answer", *_CONTROLS)),
+    "attention_stabilises": Rule(
+        checks=(Check("settles", "claim", "Huginn's design trained: mean change of the heads' attention between loops "
+                      "32 and 33", f"{_BASE}.attention_change_loop32", Threshold(1e-2)),
+                Check("selective", "claim", "Huginn's design trained: the settled attention's selectivity",
+                      f"{_BASE}.selective", Flag(_SELECTIVE)),
+                *(Check(k, "null", f"{what}: the same attention change", f"controls.{k}.attention_change_loop32",
+                        Threshold(1e-2)) for k, what in _CONTROLS.items()),
+                *(Check(f"{k}_selective", "null", f"{what}: the settled attention's selectivity",
+                        f"controls.{k}.selective", Flag(_SELECTIVE)) for k, what in _CONTROLS.items())),
+        reproduced=("settles", "selective", *_CONTROLS)),
+    "stages_repeat": Rule(
+        checks=(Check("repeats", "claim", "pointer chasing: the stored stage test (each loop adds hops until all are "
+                      "read, the feedforward model reads them layer by layer, the best-matching feedforward layer "
+                      "moves deeper)", "pointer_stages.stages_repeat", Flag("repeating stages loop after loop")),
+                Check("untrained", "null", "an untrained block of the same design: the same stage test",
+                      "pointer_stages.untrained_repeats", Flag("repeating stages loop after loop")),
+                Check("shuffled", "null", "the block trained on shuffled targets: the same stage test",
+                      "pointer_stages.shuffled_repeats", Flag("repeating stages loop after loop")),
+                Check("block", "part", "layers in the looped block (with one, the stages inside a loop cannot be seen)",
+                      "pointer_stages.block_size", Threshold(1.0, "above"))),
+        partly=("repeats", "untrained", "shuffled")),
+    "design_shapes_stability": Rule(
+        checks=(Check("stable", "claim", "designs that learned modular chain (accuracy at 32 loops ≥ 0.9): a stable "
+                      "cycle", lambda r: _learned(r, True), Some(Flag("with a stable cycle"))),
+                Check("unstable", "claim", "designs that learned modular chain: no stable cycle",
+                      lambda r: _learned(r, False), Some(Flag("without a stable cycle"))),
+                Check("huginn", "reference", "Huginn's design (B2 concat sandwich), the paper's stable one",
+                      f"{_BASE}.stable_cycle", Flag("with a stable cycle"))),
+        ceiling=PARTLY,
+        ceiling_why="the earlier rule gives partly at best: some learned designs reach a stable cycle and others do "
+                    "not; one seed per design on one task does not show which factor decides"),
+}

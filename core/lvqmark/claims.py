@@ -1,6 +1,12 @@
 """LVQMark's headline claims, checked by ``bench/lvqmark.py``."""
 
+import math
+
+import numpy as np
+
 from core.common.claims import Claim
+from core.common.decisions import Every, InBand, Interval, Some, Threshold
+from core.common.rules import Check, Rule
 
 CLAIMS = (
     Claim("local_tokens",
@@ -32,3 +38,123 @@ CLAIMS = (
           "from the same prior, per dataset.",
           "Uniform noise windows, whose discriminative score must be far worse."),
 )
+
+_ENCODERS = ("local", "global")
+
+
+def _attacked(result, encoder):
+    """Every attacked condition of ``encoder`` (dataset, row index, its record); the clean "none" row left out."""
+    return [(ds, i, by[encoder]) for ds, by in result["detection"].items()
+            for i, row in enumerate(by[encoder]["rows"]) if not row.startswith("none")]
+
+
+def _drifts(result, clean=False):
+    """The global system's Δμ₀ with its paired 95% interval, per attacked (or, with ``clean``, clean) condition."""
+    return [(d["drift"][i], d["drift_low"][i], d["drift_high"][i])
+            for d in (by["global"] for by in result["detection"].values()) for i, row in enumerate(d["rows"])
+            if row.startswith("none") == clean]
+
+
+def _either_side(intervals):
+    """Each interval and its mirror image (-high, -low): one wholly above 0 is a drift up or down."""
+    return [*intervals, *((-v, -hi, -lo) for v, lo, hi in intervals)]
+
+
+def _smaller_share(result):
+    """Share of attacked conditions where the local system's |Δμ₀| is below the global one's (point values)."""
+    det = result["detection"]
+    return float(np.mean([abs(d["drift"][i]) < abs(det[ds]["global"]["drift"][i])
+                          for ds, i, d in _attacked(result, "local")]))
+
+
+def _mean_fpr(result, encoder):
+    """Mean FPR at the clean threshold of ``encoder`` over the local system's attacked conditions."""
+    det = result["detection"]
+    return float(np.mean([det[ds][encoder]["fpr"][i] for ds, i, d in _attacked(result, "local")]))
+
+
+def _stabilises_somewhat(result):
+    """The earlier rule's partly, "share ≥ 0.6 or mean FPR local < global", as two (value, low, high) entries for
+    InBand("above") (value at or over low): the share against 0.6, and the global FPR against the next float above
+    the local one (at or over it exactly when strictly above the local FPR)."""
+    fl, fg = _mean_fpr(result, "local"), _mean_fpr(result, "global")
+    return [(_smaller_share(result), 0.6, 1.0), (fg, math.nextafter(fl, math.inf), 1.0)]
+
+
+def _abs_mean_z(result, control):
+    return [abs(float(np.mean(by[e]["controls"][control]["z_empirical"]))) for by in result["detection"].values()
+            for e in _ENCODERS]
+
+
+def _held_share(result):
+    """Share of the local system's attacked conditions with TPR ≥ 0.8 (point TPRs)."""
+    return float(np.mean([d["tpr"][i] >= 0.8 for ds, i, d in _attacked(result, "local")]))
+
+
+RULES = {
+    "local_tokens": Rule(
+        checks=(Check("local", "claim", "share of local codes changed outside the edited step's windows, per dataset "
+                      "(20 test windows each)", lambda r: [v["local"]["changed_outside_window"]
+                                                           for v in r["locality"].values()],
+                      Every(Threshold(0.0, "below", strict=False))),
+                Check("global", "null", "the same share for the global-attention encoder, per dataset",
+                      lambda r: [v["global"]["changed_outside_window"] for v in r["locality"].values()],
+                      Some(Threshold(0.0, "below", strict=False)))),
+        partly=("local", "global")),
+    "null_drift_global": Rule(
+        checks=(Check("drift", "claim", "global system: Δμ₀ with its paired 95% interval per attacked condition "
+                      "(dataset, attack, strength), up or down (an interval and its mirror image)",
+                      lambda r: _either_side(_drifts(r)), Some(Interval(0.0, "above"))),
+                Check("up", "part", "global system: Δμ₀ with its paired 95% interval per attacked condition",
+                      _drifts, Some(Interval(0.0, "above"))),
+                Check("down", "part", "global system: Δμ₀ with its paired 95% interval per attacked condition",
+                      _drifts, Some(Interval(0.0, "below"))),
+                Check("fpr", "part", "global system: FPR at the clean-calibrated threshold with its interval, per "
+                      "attacked condition", lambda r: [(d["fpr"][i], d["fpr_low"][i], d["fpr_high"][i])
+                                                      for ds, i, d in _attacked(r, "global")],
+                      Some(Interval(0.01, "above"))),
+                Check("clean", "null", "global system: Δμ₀ on the clean (no attack) row, 0 by construction, up or down",
+                      lambda r: _either_side(_drifts(r, clean=True)), Some(Interval(0.0, "above")))),
+        reproduced=("drift", "up", "down", "fpr"), partly=("drift",)),
+    "local_stabilises_null": Rule(
+        checks=(Check("smaller_or_lower", "claim", "share of attacked conditions where local |Δμ₀| < global |Δμ₀| "
+                      "against 0.6, or mean FPR at the clean threshold of the global system against the local one's "
+                      "(next float above it)", _stabilises_somewhat, Some(InBand("above"))),
+                Check("smaller", "part", "share of attacked conditions where local |Δμ₀| < global |Δμ₀| (point values)",
+                      _smaller_share, Threshold(0.75, "above", strict=False)),
+                Check("fpr", "part", "mean FPR at the clean threshold, local minus global, over attacked conditions",
+                      lambda r: _mean_fpr(r, "local") - _mean_fpr(r, "global"), Threshold(0.0, "below", strict=False)),
+                Check("global", "reference", "the global system's mean FPR at the clean threshold (same data and "
+                      "budget) against the target 0.001: the drift there is to stabilise",
+                      lambda r: _mean_fpr(r, "global"), Threshold(0.001, "above"))),
+        partly=("smaller_or_lower",)),
+    "detection_power": Rule(
+        checks=(Check("held", "claim", "share of the local system's attacked conditions with TPR ≥ 0.8 (chunks of "
+                      "1000 windows, point TPRs)", _held_share, Threshold(0.8, "above", strict=False)),
+                Check("clean", "part", "the local system's clean TPR per dataset",
+                      lambda r: [by["local"]["tpr"][0] for by in r["detection"].values()],
+                      Every(Threshold(1.0, "above", strict=False))),
+                Check("delta0", "null", "|mean z| with δ = 0 (no watermark), per dataset and encoder",
+                      lambda r: _abs_mean_z(r, "delta0"), Some(Threshold(2.0, "above", strict=False))),
+                Check("wrong_key", "null", "|mean z| with a wrong detection key (777), per dataset and encoder",
+                      lambda r: _abs_mean_z(r, "wrong_key"), Some(Threshold(2.0, "above", strict=False)))),
+        partly=("held", "delta0")),
+    "quality_preserved": Rule(
+        checks=(Check("gap_loose", "claim", "|discriminative score watermarked - clean|, local system, per dataset",
+                      lambda r: [abs(by["local"]["watermarked"]["discriminative"]
+                                     - by["local"]["clean"]["discriminative"]) for by in r["quality"].values()],
+                      Every(Threshold(0.2))),
+                Check("gap", "part", "|discriminative score watermarked - clean|, local system, per dataset",
+                      lambda r: [abs(by["local"]["watermarked"]["discriminative"]
+                                     - by["local"]["clean"]["discriminative"]) for by in r["quality"].values()],
+                      Every(Threshold(0.1))),
+                Check("predictive", "part", "predictive score watermarked / clean, local system, per dataset",
+                      lambda r: [by["local"]["watermarked"]["predictive"] / by["local"]["clean"]["predictive"]
+                                 for by in r["quality"].values()], Every(Threshold(1.25))),
+                Check("noise", "null", "uniform noise's discriminative score minus the larger of the watermarked "
+                      "generations' and 0.3, per dataset",
+                      lambda r: [by["noise_control"]["discriminative"]
+                                 - max(by["local"]["watermarked"]["discriminative"], 0.3) for by in r["quality"].values()],
+                      Some(Threshold(0.0, "below", strict=False)))),
+        partly=("gap_loose",)),
+}

@@ -1,6 +1,8 @@
 """The occupancy-space IRL paper's headline claims, checked by ``bench/occupancy_irl.py``."""
 
 from core.common.claims import Claim
+from core.common.decisions import Every, InBand, Threshold
+from core.common.rules import Check, Rule
 
 CLAIMS = (
     Claim("geodesic_fisher_identity",
@@ -36,3 +38,81 @@ CLAIMS = (
           "steps, both methods on the same samples) the gap floor each reaches.",
           "The interpolation towards a misspecified target (log π of a different expert), which must not reach ρ_E."),
 )
+
+
+_SMALL = "exact S=8 A=3"
+_LARGE = "exact S=25 A=4"
+_ETAS = (0.3, 0.5, 0.8)
+
+
+def _rows(field: str, reduce=max):
+    """The largest (or smallest) of a per-MDP number over the random MDPs and the gridworld; lists flattened."""
+    def at(result):
+        values = [r[field] for r in result["identities"]["rows"]]
+        return reduce(reduce(v) if isinstance(v, list) else v for v in values)
+    return at
+
+
+def _wins(case: str):
+    return lambda r: r["convergence"][case]["wins_vs_best_dual"]["0.5"]
+
+
+def _rate_errors(result) -> list:
+    rates = result["convergence"][_SMALL]["rate_interp"]
+    return [abs(rates[f"{eta:g}"]["median"] - (1 - eta)) for eta in _ETAS]
+
+
+RULES = {
+    "geodesic_fisher_identity": Rule(
+        checks=(Check("mean_value", "claim", "largest |J̄(r_E − r) − (ρ_E − ρ_r)| over the MDPs, J̄ by 32-point "
+                      "Gauss–Legendre along the path", _rows("mean_value_error"), Threshold(1e-9)),
+                Check("rank", "claim", "rank of the Fisher J(r) against S(A − 1), per MDP",
+                      lambda r: [(x["rank"], x["rank_expected"], x["rank_expected"]) for x in r["identities"]["rows"]],
+                      Every(InBand())),
+                Check("psd", "claim", "smallest eigenvalue of the Fisher over the MDPs", _rows("min_eigenvalue", min),
+                      Threshold(-1e-12, "above")),
+                Check("finite_differences", "reference", "largest difference of the Fisher from a central "
+                      "finite-difference Jacobian of ρ_r over the MDPs", _rows("fisher_vs_fd"), Threshold(1e-7)),
+                Check("monte_carlo", "reference", "the Fisher against (1 − γ) Cov(discounted counts, trajectory score) "
+                      "by Monte Carlo, error relative to its largest entry",
+                      "identities.monte_carlo.score_covariance_rel_error", Threshold(0.05)),
+                Check("start_point", "null", "smallest error of the start point's Fisher alone, J(r)(r_E − r), against "
+                      "ρ_E − ρ_r over the MDPs (it must miss)", _rows("first_order_control_error", min),
+                      Threshold(1e-3, "below", strict=False))),
+        reproduced=("mean_value", "rank", "psd", "finite_differences", "monte_carlo", "start_point"),
+        partly=("mean_value", "rank", "psd", "finite_differences", "monte_carlo")),
+    "preconditioned_is_interpolation": Rule(
+        checks=(Check("occupancy", "claim", "largest L1 occupancy difference between the explicit step "
+                      "r − η J̄⁺(ρ_r − ρ_E) and (1 − η) r + η r_E, η = 0.3, 0.6, 1, over the MDPs",
+                      _rows("step_occupancy_diff"), Threshold(1e-9)),
+                Check("shaping", "claim", "largest part of their reward difference outside the potential-shaping "
+                      "space", _rows("step_shaping_residual"), Threshold(1e-8)),
+                Check("one_step", "claim", "largest gap to ρ_E after one step at η = 1", _rows("eta1_one_step_gap"),
+                      Threshold(1e-10)),
+                Check("start_point", "null", "smallest L1 distance between the step preconditioned by the start "
+                      "point's Fisher alone, J(r)⁺, and the interpolation (it must land elsewhere)",
+                      _rows("local_fisher_control_l1", min), Threshold(1e-3, "below", strict=False)))),
+    "approximate_mirror_descent": Rule(
+        checks=(Check("over_steps", "claim", "median over 20 MDPs of the median over 15 steps of KL(interpolated policy "
+                      "‖ exact mirror step) over the step's own KL, η = 0.3", "mirror.interp_median_ratio.median",
+                      Threshold(0.1)),
+                Check("first_step", "claim", "the same ratio at the first step, median over the MDPs",
+                      "mirror.interp_first.median", Threshold(0.2)),
+                Check("dual_gradient", "null", "a dual-gradient step (α = 16) against its best-matching mirror step, "
+                      "the same ratio, median over the MDPs (it must stay above 10%)", "mirror.dual_ratio.median",
+                      Threshold(0.1, "below", strict=False)))),
+    "faster_convergence": Rule(
+        checks=(Check("wins", "claim", "share of 50 random MDPs (S = 8, A = 3) on which the interpolation at η = 0.5 "
+                      "reaches an L1 gap of 1e-6 in fewer iterations than the best-tuned dual gradient", _wins(_SMALL),
+                      Threshold(0.5, "above")),
+                Check("wins_every", "part", "the same share, every MDP", _wins(_SMALL),
+                      Threshold(1.0, "above", strict=False)),
+                Check("wins_larger", "part", "the same share on 10 larger MDPs (S = 25, A = 4)", _wins(_LARGE),
+                      Threshold(1.0, "above", strict=False)),
+                Check("rates", "part", "|median per-step contraction − (1 − η)| at η = 0.3, 0.5, 0.8 (S = 8)",
+                      _rate_errors, Every(Threshold(0.05))),
+                Check("misspecified", "null", "smallest final L1 gap to ρ_E of the interpolation towards a misspecified "
+                      "target (log π of a different expert): it must not reach ρ_E",
+                      lambda r: r["convergence"][_SMALL]["control_min_gap"], Threshold(0.05, "below", strict=False))),
+        partly=("wins", "misspecified")),
+}

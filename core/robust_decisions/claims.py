@@ -1,6 +1,10 @@
 """The robust-decisions paper's headline claims, checked by ``bench/robust_decisions.py``."""
 
-from core.common.claims import Claim
+import math
+
+from core.common.claims import PARTLY, Claim
+from core.common.decisions import Every, InBand, Some, Threshold
+from core.common.rules import Check, Diagnosis, Rule
 
 CLAIMS = (
     Claim("follow_is_brittle",
@@ -29,3 +33,93 @@ CLAIMS = (
           "Closed forms against a brute-force grid minimax on random instances.",
           "A brute-force minimax of our own over fine action and state grids."),
 )
+
+_UNIQUE = ("posted_pricing", "house_flipping")   # problems whose optimal action for a known state is unique
+_TYPICAL = ("gaussian", "student_t")             # error laws that target no policy
+_HONEST = ("gaussian", "student_t", "worst_case")   # laws not built from ε*(η)
+_RATE = 2 / 3 - 0.05                              # the slope's interval must reach this (2/3 within 0.05)
+_CASES = ("posted_pricing", "ski_rental:earliest_buy", "ski_rental:never_buy", "house_flipping")
+
+
+def _brittle(result, problem):
+    """Follow-the-prediction's margins from the brittleness test under each typical law: its loss at the smallest η
+    over 0.5, and 0.3 over the upper end of its slope's 95% interval (both above 0 when brittle)."""
+    out = []
+    for law in _TYPICAL:
+        f = result["rates"][f"{problem}/{law}"]["follow"]
+        out += [f["floor"] - 0.5, 0.3 - f["high"]]
+    return out
+
+
+def _robust_over_follow(result):
+    out = []
+    for p in _UNIQUE:
+        for law in _TYPICAL:
+            r = result["rates"][f"{p}/{law}"]
+            out.append(r["robust_theory"]["floor"] / r["follow"]["floor"] if r["follow"]["floor"] > 0 else math.inf)
+    return out
+
+
+def _rate(result):
+    """Per case × law not built from ε*(η): the ε*(η) policy's slope interval's upper end and its share of runs under
+    the bound, each against the low end of its band."""
+    return [[(s["high"], _RATE, 2 / 3 + 0.05), (s["share_under_bound"], 0.95, 1.0)]
+            for case, r in result["rates"].items() if case.split("/")[1] in _HONEST for s in (r["robust_theory"],)]
+
+
+def _follow_rate(result):
+    return [(result["rates"][f"{p}/{law}"]["follow"]["high"], _RATE, 2 / 3 + 0.05) for p in _UNIQUE for law in _TYPICAL]
+
+
+def _pricing(result):
+    return [r for case, r in result["rates"].items() if case.split("/")[0] == "posted_pricing"]
+
+
+RULES = {
+    "follow_is_brittle": Rule(
+        checks=(Check("brittle_some", "claim", "follow-the-prediction's loss at the smallest η minus 0.5 and 0.3 minus "
+                      "its slope's 95% upper end, Gaussian and Student-t errors, per problem with a unique optimum "
+                      "(pricing, house flipping)", lambda r: [_brittle(r, p) for p in _UNIQUE],
+                      Some(Every(Threshold(0.0, "above")))),
+                Check("brittle_every", "part", "the same margins for every such problem and law",
+                      lambda r: [m for p in _UNIQUE for m in _brittle(r, p)], Every(Threshold(0.0, "above"))),
+                Check("robust_policy", "null", "the robust policy at ε*(η) on the same predictions: its loss at the "
+                      "smallest η over following's, per problem and law",
+                      _robust_over_follow, Some(Threshold(0.1, "above", strict=False))))),
+    "robust_rate": Rule(
+        checks=(Check("rate_some", "claim", "per problem × law not built from ε*(η) (Gaussian, Student-t, searched "
+                      "worst case): the ε*(η) policy's log-log slope, upper end of its 95% interval, against 2/3 − 0.05, "
+                      "and its share of runs under the abstract's bound against 0.95", _rate, Some(Every(InBand("above")))),
+                Check("rate_every", "part", "the same for every case × law",
+                      lambda r: [t for case in _rate(r) for t in case], Every(InBand("above"))),
+                Check("follow", "null", "follow the prediction where it is brittle (pricing, house flipping; Gaussian "
+                      "and Student-t): upper end of its slope's 95% interval against 2/3 − 0.05",
+                      _follow_rate, Some(InBand("above")))),
+        reproduced=("rate_some", "rate_every")),
+    "improves_on_medina_vassilvitskii": Rule(
+        checks=(Check("lower_loss", "claim", "posted pricing, every error law: the robust policy's loss at the "
+                      "smallest η over RIC-h's (our reading of Medina & Vassilvitskii's reserve-price rule)",
+                      lambda r: [x["robust_theory"]["floor"] / x["ric_h"]["floor"] for x in _pricing(r)],
+                      Every(Threshold(1.0))),
+                Check("cluster_bound", "reference", "the abstract's bound over our Cantelli bound for RIC-h's clustered "
+                      "reserves at the smallest η, every law (Medina & Vassilvitskii's own bound was not available)",
+                      lambda r: [b["abstract"][0] / b["ric_clusters"][0] for b in r["bounds"].values()] or None,
+                      Every(Threshold(1.0)))),
+        partly=("lower_loss", "cluster_bound"), reproduced=("lower_loss", "cluster_bound"),
+        ceiling=PARTLY,
+        ceiling_why="the old logic gives at best partly: Medina & Vassilvitskii's own bound (its exponent and "
+                    "constants) was not available, so it is never compared; a bound of ours for RIC-h's clusters "
+                    "stands in for it",
+        diagnosis=Diagnosis("unavailable", "Medina & Vassilvitskii's stated bound, its exponent and constants, was not "
+                            "available to us, so theirs is not what is compared; python bench/robust_decisions.py "
+                            "compares the abstract's bound against a Cantelli bound of ours on RIC-h's clusters.")),
+    "closed_form_policies": Rule(
+        checks=(Check("closed_forms", "claim", "largest difference of the closed-form robust gap from a brute-force "
+                      "grid minimax on random instances, in grid tolerances, every problem (ski rental under both "
+                      "tie-breaks)", lambda r: [v["max_difference_over_grid_tolerance"]
+                                                for v in r["closed_forms"].values()] or None,
+                      Every(Threshold(1.0, strict=False))),
+                *(Check(f"grid_{case.replace(':', '_')}", "reference", f"{case}: against the brute-force minimax of "
+                        "our own over fine action and state grids", f"closed_forms.{case}.max_difference_over_grid_tolerance",
+                        Threshold(1.0, strict=False)) for case in _CASES))),
+}

@@ -103,3 +103,10 @@ def test_lookup_reads_paths_and_functions_and_misses_quietly():
     assert lookup(result, pairs) == [(0.8, 1.0), (0.7, 0.9)]
     assert lookup(result, joined(pairs, pairs)) == [(0.8, 1.0), (0.7, 0.9)] * 2
     assert lookup(result, zipped("sweeps.banana/dim.ratio", "nope")) is None
+
+
+def test_a_capped_rule_says_so_in_its_diagnosis():
+    capped = rule(ceiling=PARTLY, ceiling_why="the abstract states no bound")
+    judged = capped.evaluate({"gain": UP, "sizes": [1, 2, 3], "shuffled": FLAT, "oracle": FLAT})
+    assert judged.status == PARTLY
+    assert judged.diagnosis["evidence"].startswith("The rule cannot give better than partly: the abstract states no bound.")
