@@ -135,7 +135,7 @@ class Diagnosis:
     :attr:`Check.at`)."""
 
     cause: str = "undiagnosed"
-    evidence: str = "Not diagnosed yet: the rule restates the bench's earlier logic; its system's issue diagnoses it."
+    evidence: str = "The rule restates the bench's earlier logic; its system's issue diagnoses why."
     trend: str | None = None
 
     def __post_init__(self):
