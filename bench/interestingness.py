@@ -188,11 +188,6 @@ def describe(r: dict) -> dict:
 verdicts = judged("interestingness", describe, COMMAND)
 
 
-def _verdicts(r: dict) -> list:
-    """The verdicts the rules give on ``r``'s numbers as if its participants were real (without the dry-run cap)."""
-    return verdicts({**r, "simulated_included": False})
-
-
 def _describe(r: dict) -> dict:
     missing = _missing(r)
     if missing:

@@ -63,7 +63,8 @@ def test_a_narrow_llm_agrees_broadly_and_misses_the_distribution(study):
     assert all(m["shuffled_spearman_ci"][0] <= 0 <= m["shuffled_spearman_ci"][1] for m in narrow.values())
     assert all(m["w1_ci"][0] > m["sampling_floor_w1"] for m in narrow.values())
     only = {**result, "raters": {"narrow: m (v1)": narrow}}
-    status = {v.claim_id: v.status for v in bench._verdicts(only)}   # the rules, without the dry-run cap
+    real = {**only, "simulated_included": False}                   # the rules, without the dry-run cap
+    status = {v.claim_id: v.status for v in bench.verdicts(real)}
     assert status["broad_agreement"] == "reproduced" and status["misses_distribution"] == "reproduced"
     assert status["generates_engaging"] == "not tested"     # no generated problem was rated
 
@@ -76,7 +77,8 @@ def test_controls_fail_the_rules(study):
     assert exact["w1"] == pytest.approx(0.0, abs=1e-12)
     assert exact["w1_ci"][0] < exact["sampling_floor_w1"]
     only = {**result, "raters": {"own: m (v1)": {"college": exact}}}
-    assert {v.claim_id: v.status for v in bench._verdicts(only)}["misses_distribution"] == "not reproduced"
+    real = {**only, "simulated_included": False}
+    assert {v.claim_id: v.status for v in bench.verdicts(real)}["misses_distribution"] == "not reproduced"
 
 
 def test_the_rules_on_constructed_numbers():
