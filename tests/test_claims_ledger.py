@@ -58,7 +58,6 @@ CANNOT_REACH_REPRODUCED = {
     "quantum_ng.concentration_bound", "quantum_ng.stationary_convergence",             # #60
     "robust_decisions.improves_on_medina_vassilvitskii",                                # #61
     "looped_lm.design_shapes_stability",                                                # #61
-    "tikhonov_gnn.distinct_operators",                                                  # #59
     "uncertainty_shapley.learned_joint_structure",
 }
 NOT_MEASURED = {"kernel_conformal.effective_rank_rates", "geto_lp.applications"}
