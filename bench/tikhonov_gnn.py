@@ -32,13 +32,12 @@ from core.common.results import result_to_dict  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.tikhonov_gnn import (MODELS, cross_validate, explain, explanation_auroc, load_dataset,  # noqa: E402
                                recommended_config, train)
-from core.tikhonov_gnn.claims import AUROC_GOAL  # noqa: E402  (the explanation goal, shared with its rule)
+from core.tikhonov_gnn.claims import AUROC_GOAL, MATCH_MARGIN  # noqa: E402  (shared with the rules)
 from core.tikhonov_gnn.ship import ASSETS  # noqa: E402
 
 PAGE = "../pages/tikhonov_gnn.py"
 SEEDS = (0, 1, 2, 3, 4)
 COMMAND = "python bench/tikhonov_gnn.py"
-DISTANCES = (2, 4, 8)
 SIZES = (100, 500, 2000, 10000, 50000)
 DENSE_MAX = 2000
 
@@ -52,6 +51,40 @@ def benchmark_cv(name: str, models=MODELS) -> dict:
             cv = cross_validate(recommended_config(name, model=model), data, folds=10, seed=0, progress=bar)
             out[model] = {**result_to_dict(cv), "seconds": time.perf_counter() - t0}
     return out
+
+
+def majority_cv(name: str) -> dict:
+    """The trivial method on the same 10 folds: every test graph gets its training fold's most common class."""
+    from core.tikhonov_gnn.training import cv_folds
+
+    data = load_dataset(name)
+    labels = np.asarray(data.labels)
+    acc = [float((labels[te] == np.bincount(labels[tr]).argmax()).mean()) for tr, te in cv_folds(data, 10, 0)]
+    return {"fold_accuracies": acc, "mean": float(np.mean(acc))}
+
+
+def non_inferiority_power(differences, margin: float, folds: int, confidence: float = 0.95) -> float:
+    """The chance that a paired t interval over ``folds`` folds lies wholly above -``margin`` when the true
+    difference is 0 and the folds' differences spread as ``differences`` do (noncentral t)."""
+    from scipy import stats
+
+    sd = float(np.std(differences, ddof=1))
+    if sd == 0:
+        return 1.0
+    t = stats.t.ppf(0.5 + confidence / 2, folds - 1)
+    return float(stats.nct.sf(t, folds - 1, margin / (sd / np.sqrt(folds))))
+
+
+def folds_for_power(differences, margin: float, power: float = 0.8) -> int:
+    """The fewest folds whose paired t interval reaches ``power`` in :func:`non_inferiority_power`."""
+    n = 2
+    while non_inferiority_power(differences, margin, n) < power and n < 100_000:
+        n *= 2
+    low, high = n // 2, n
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if non_inferiority_power(differences, margin, mid) < power else (low, mid)
+    return high
 
 
 def untrained_auroc(name: str, data, test_index, seed: int, **changes) -> float:
@@ -151,19 +184,162 @@ def smoothing() -> dict:
     return out
 
 
-def long_range() -> dict:
+# The long-range task (the bottleneck), each model selected on a validation split from the same budget: six
+# configurations of 200 epochs (batch 16), fixed before the run. The Tikhonov layer starts global (p(λ) ≈ λ, q small
+# on every node: from the flat start, p = 1, R is diagonal and an 8-hop signal sends no gradient to p or q); GCN and
+# GIN have as many layers as hops (at least 3). The grid was designed on seeds 0 to 2 of the 8-hop task; the
+# evaluation seeds are others.
+LONG_RANGE_DISTANCES = (2, 4, 8, 16)
+LONG_RANGE_SEEDS = (10, 11, 12, 13, 14)
+LONG_RANGE_LRS = (0.01, 0.003, 0.001)
+SWEEP_GRIDS = ("small", "long_range")
+
+
+def long_range_configs(model: str, distance: int, epochs: int = 200, lrs=LONG_RANGE_LRS) -> list:
+    """A model's budget on the bottleneck task: len(lrs) x 2 configurations (Tikhonov: q_init 0.01, 0.05 from
+    the Laplacian start; GCN and GIN: width 32, 64), ``epochs`` each."""
+    base = dict(model=model, epochs=epochs, batch_size=16, baseline_layers=min(max(distance, 3), 16))
+    if model == "tikhonov":
+        return [recommended_config("sbm_homophilic", **base, lr=lr, p_init="laplacian", q_init=q)
+                for lr in lrs for q in (0.01, 0.05)]
+    return [recommended_config("sbm_homophilic", **base, lr=lr, hidden=h) for lr in lrs for h in (32, 64)]
+
+
+def sweep(grid: str) -> list:
+    """The long-range cells (distance x model x seed, and the cut-path null at the farthest distance), or the
+    ``small`` grid (2 hops, one seed, 2 configurations of 3 epochs: seconds)."""
+    from bench.run import Cell
+
+    if grid == "small":
+        return [Cell(f"long_range-d02-{m}-seed0", {"distance": 2, "model": m, "epochs": 3, "lrs": [0.01]}, 0)
+                for m in MODELS]
+    cells = [Cell(f"long_range-d{d:02d}-{m}-seed{s}", {"distance": d, "model": m}, s)
+             for d in LONG_RANGE_DISTANCES for m in MODELS for s in LONG_RANGE_SEEDS]
+    far = max(LONG_RANGE_DISTANCES)
+    return cells + [Cell(f"long_range-d{far:02d}-tikhonov-cut-seed{s}", {"distance": far, "model": "tikhonov",
+                                                                       "cut": True}, s) for s in LONG_RANGE_SEEDS]
+
+
+def run_cell(cell):
+    """One model on one bottleneck dataset and seed: its budget selected on validation, then scored on test."""
+    from bench.run import CellOutput
+    from core.tikhonov_gnn.data import make_bottleneck
+    from core.tikhonov_gnn.tuning import select
+
+    p = cell.params
+    t0 = time.perf_counter()
+    configs = long_range_configs(p["model"], p["distance"], p.get("epochs", 200), tuple(p.get("lrs", LONG_RANGE_LRS)))
+    chosen = select(configs, make_bottleneck(p["distance"], seed=cell.seed, cut=p.get("cut", False)), cell.seed)
+    config = configs[chosen.index]
+    values = {"distance": p["distance"], "model": p["model"], "cut": p.get("cut", False), "seed": cell.seed,
+              "configs": len(configs), "chosen": {k: getattr(config, k) for k in ("lr", "q_init", "hidden")},
+              "validation": chosen.validation, "train_accuracy": chosen.train_accuracy,
+              "test_accuracy": chosen.test_accuracy, "test_correct": chosen.test_correct,
+              "test_count": chosen.test_count}
+    return CellOutput(values=values, measured={"seconds": time.perf_counter() - t0})
+
+
+def accuracy_by_distance(lr: dict) -> dict:
+    """{(distance, model, cut): [test accuracy per seed, by seed]} from the long-range section's runs."""
+    out = {}
+    for x in sorted(lr["runs"], key=lambda x: x["seed"]):
+        out.setdefault((x["distance"], x["model"], x.get("cut", False)), []).append(x["test_accuracy"])
+    return out
+
+
+def bottleneck_table(lr: dict) -> dict:
+    """{row label: {model: cell text}}: each distance, and the cut-path null."""
+    rows = {}
+    for (d, m, cut), acc in accuracy_by_distance(lr).items():
+        label = f"{d}, path cut (null)" if cut else str(d)
+        layers = 1 if m == "tikhonov" else min(max(d, 3), 16)
+        rows.setdefault(label, {})[m] = (f"{np.mean(acc):.2f} ({layers} layer{'s' if layers > 1 else ''}; "
+                                         + ", ".join(f"{a:.2f}" for a in acc) + ")")
+    return dict(sorted(rows.items(), key=lambda kv: (int(kv[0].split(",")[0]), "cut" in kv[0])))
+
+
+def seed_test_calibration(n_seeds: int = len(LONG_RANGE_SEEDS), n_targets: int = 40, n_draws: int = 4000) -> dict:
+    """How often the long-range rule's t interval over seeds (95 %, one side: nominal 0.025) passes when the true
+    mean accuracy sits exactly on its bar: seeds alike (each Binomial(n_targets, 0.75) / n_targets), or half the
+    seeds reading the value (accuracy 1) and half at chance (0.5), the way training fails; and for the paired
+    difference of two models with the same accuracy per seed, measured on independent test draws."""
+    from core.common.calibration import false_positive_rate
+    from core.common.decisions import PairedT
+
+    bar = PairedT(0.75, "above")
+    passes = lambda decision: (lambda x: 0.0 if decision.decide(x).passed else 1.0)   # noqa: E731
+    alike = lambda rng: rng.binomial(n_targets, 0.75, n_seeds) / n_targets              # noqa: E731
+    split = lambda rng: np.where(rng.random(n_seeds) < 0.5, 1.0, rng.binomial(n_targets, 0.5, n_seeds) / n_targets)  # noqa: E731
+
+    def paired(rng):
+        a = rng.uniform(0.5, 1.0, n_seeds)          # the seed's accuracy, shared by both models
+        return (rng.binomial(n_targets, a) - rng.binomial(n_targets, a)) / n_targets
+
+    out = {}
+    for name, decision, simulate in (("bar, seeds alike", bar, alike), ("bar, half the seeds fail", bar, split),
+                                     ("paired difference, equal models", PairedT(0.0, "above"), paired)):
+        c = false_positive_rate(passes(decision), simulate, alpha=0.025, n_draws=n_draws, seed=0)
+        out[name] = {"rate": c.rate, "interval": list(c.interval), "alpha": c.alpha, "verdict": c.verdict,
+                     "n_draws": c.n_draws}
+    return out
+
+
+DESIGN_SEEDS = (0, 1, 2)   # the seeds the long-range grid was designed on; the diagnosis probes use them too
+
+
+def long_range_capacity(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
+    """Can one Tikhonov layer read the value ``distance`` hops away, and does training longer find it? On the design
+    seeds: q set by hand (10 at the source, 0.01 elsewhere; p and the readout trained from the Laplacian start, lr
+    0.003, 200 epochs), and the Q-network trained for 600 epochs (q_init 0.01, lr 0.003) in place of 200."""
+    import torch
+
+    from core.tikhonov_gnn import models
     from core.tikhonov_gnn.data import make_bottleneck
 
+    class HandQ(torch.nn.Module):
+        def forward(self, x, adjacency, mask):
+            return torch.where(mask & (x[..., 0] > 0.5), 10.0, torch.where(mask, 0.01, 1.0))
+
+    def hand_built(*args):
+        model = models.build_model(*args)
+        for layer in model.layers:
+            layer.qnet = HandQ()
+        return model
+
+    import core.tikhonov_gnn.training as training
     rows = []
-    for distance in DISTANCES:
-        data = make_bottleneck(distance, seed=0)
-        for model, layers in (("tikhonov", 1), ("gcn", min(max(distance, 3), 8)), ("gin", min(max(distance, 3), 8))):
-            config = recommended_config("sbm_homophilic", model=model, baseline_layers=layers, epochs=60, batch_size=16)
-            result = train(config, data, seed=0)
-            rows.append({"distance": distance, "model": model, "layers": layers,
-                         "test_accuracy": result.final_test_accuracy,
-                         "train_accuracy": float(result.train_accuracy[-1])})
-    return {"runs": rows, "distances": list(DISTANCES)}
+    for seed in DESIGN_SEEDS:
+        data = make_bottleneck(distance, seed=seed)
+        base = dict(batch_size=16, lr=0.003, p_init="laplacian")
+        training.build_model = hand_built
+        try:
+            hand = train(recommended_config("sbm_homophilic", epochs=200, **base), data, seed=seed)
+        finally:
+            training.build_model = models.build_model
+        longer = train(recommended_config("sbm_homophilic", epochs=600, q_init=0.01, **base), data, seed=seed)
+        rows.append({"seed": seed, "hand_q_test": hand.final_test_accuracy, "hand_q_train": float(hand.train_accuracy[-1]),
+                     "epochs_600_test": longer.final_test_accuracy,
+                     "epochs_600_train": float(longer.train_accuracy[-1])})
+    return {"distance": distance, "runs": rows}
+
+
+def long_range(grid: str = "long_range") -> dict:
+    """Every long-range cell, through bench/run.py (resumable: ``python -m bench.run tikhonov_gnn --grid
+    long_range`` runs the same cells, on Ray too)."""
+    from bench.run import run_sweep
+
+    done = run_sweep("tikhonov_gnn", grid)
+    cells = json.loads(done.path.read_text())
+    if cells["failed"]:
+        raise RuntimeError(f"long_range: cells failed: {cells['failed']}")
+    runs = [c["values"] for c in cells["cells"]]
+    by = accuracy_by_distance({"runs": runs})
+    trend = [[d, *(float(np.mean(by[(d, m, False)])) for m in MODELS)] for d in sorted({r["distance"] for r in runs})]
+    return {"runs": runs, "distances": sorted({r["distance"] for r in runs}), "trend": trend,
+            "trend_columns": ["distance", *(f"{m} mean test accuracy" for m in MODELS)],
+            "calibration": seed_test_calibration(),
+            "seeds": sorted({r["seed"] for r in runs}), "budget": "6 configurations x 200 epochs per model, selected "
+            "on 20 % of the training graphs", "command": "python -m bench.run tikhonov_gnn --grid long_range"}
 
 
 SCALING_CHILD = r"""
@@ -238,6 +414,8 @@ def page() -> dict:
 
 
 SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": lambda: benchmark_cv("cuneiform"),
+            "majority_10fold": lambda: {n: majority_cv(n) for n in ("mutag", "cuneiform")},
+            "long_range_capacity": long_range_capacity,
             "explanations": explanations, "explanations_linear_readout": explanations_linear_readout,
             "filters": filters, "identifiability": identifiability,
             "smoothing": smoothing, "long_range": long_range, "scaling": scaling,
@@ -279,11 +457,10 @@ def table(r: dict) -> str:
             lines.append(f"| {key} (depth) | " + " | ".join(f"{v:.3g}" for v in c[key]) + " |")
         lines.append(f"| tikhonov one layer, strength {', '.join(f'{s:g}' for s in c['strength'])} | "
                      + " | ".join(f"{v:.3g}" for v in c["tikhonov_strength"]) + " |" + " |" * (len(c["depth"]) - len(c["strength"])))
-    lines += ["", "| bottleneck distance | " + " | ".join(MODELS) + " |", "|---|---|---|---|"]
-    for d in r["long_range"]["distances"]:
-        acc = {x["model"]: x for x in r["long_range"]["runs"] if x["distance"] == d}
-        lines.append(f"| {d} | " + " | ".join(f"{acc[m]['test_accuracy']:.2f} ({acc[m]['layers']} layer"
-                                               f"{'s' if acc[m]['layers'] > 1 else ''})" for m in MODELS) + " |")
+    lines += ["", "| bottleneck distance (test accuracy, mean over seeds; per seed) | " + " | ".join(MODELS) + " |",
+              "|---|---|---|---|"]
+    for d, row in bottleneck_table(r["long_range"]).items():
+        lines.append(f"| {d} | " + " | ".join(row.get(m, "") for m in MODELS) + " |")
     lines += ["", "| nodes | method | seconds | extra peak MB | relative residual |", "|---|---|---|---|---|"]
     for x in r.get("scaling", {}).get("runs", []):
         if "error" in x:
@@ -396,6 +573,39 @@ def variant_note(r: dict) -> str:
             + ("" if set(var) >= {"motifs", "planted_feature"} else "; motifs not measured in this run") + ".")
 
 
+def paired_note(name: str, cv: dict, baseline: str) -> str:
+    """Tikhonov minus ``baseline`` on benchmark ``name``: the paired mean and interval, and what 10 folds can show."""
+    from scipy import stats
+
+    d = np.subtract(cv["tikhonov"]["fold_accuracies"], cv[baseline]["fold_accuracies"])
+    ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    return (f"{name} minus {baseline.upper()} {d.mean():+.3f} [{ci.low:+.3f}, {ci.high:+.3f}], power "
+            f"{non_inferiority_power(d, MATCH_MARGIN, d.size):.2f} at a true difference of 0 "
+            f"({folds_for_power(d, MATCH_MARGIN)} folds for 0.8)")
+
+
+def capacity_note(cap: dict | None) -> str:
+    """What one layer can do at the farthest distance when q is set by hand, and with three times the epochs."""
+    if not cap:
+        return "The capacity probe (q set by hand) was not run in this run."
+    runs = cap["runs"]
+    read = lambda key: sum(x[key] >= 0.9 for x in runs)   # noqa: E731
+    return (f"Capacity at {cap['distance']} hops, on the design seeds: with q set by hand (10 at the source, 0.01 "
+            f"elsewhere) the layer reads the value in {read('hand_q_test')} of {len(runs)} (test accuracy "
+            + ", ".join(f"{x['hand_q_test']:.2f}" for x in runs) + "); the Q-network trained 600 epochs in place of "
+            f"200 reads it in {read('epochs_600_test')} of {len(runs)} ("
+            + ", ".join(f"{x['epochs_600_test']:.2f}" for x in runs) + ").")
+
+
+def calibration_note(cal: dict) -> str:
+    """The seed-level t intervals' false-positive rates under their nulls, against the nominal one-sided 0.025."""
+    if not cal:
+        return "The t intervals over seeds were not calibrated in this run."
+    return ("Null calibration of the t intervals over seeds (nominal one-sided rate 0.025): " + "; ".join(
+        f"{name} {c['rate']:.3f} [{c['interval'][0]:.3f}, {c['interval'][1]:.3f}] ({c['verdict']})"
+        for name, c in cal.items()) + " (seed_test_calibration, simulated).")
+
+
 def describe(r: dict) -> dict:
     """Each claim's figure and detail in words, from the numbers in ``r`` alone; its rule in
     ``core.tikhonov_gnn.claims`` decides its status."""
@@ -403,10 +613,13 @@ def describe(r: dict) -> dict:
     out = {"matches_baselines": ("", "No 10-fold run finished in this bench run.") if not benchmarks else (
         "; ".join(f"{name}: {cv['tikhonov']['mean']:.3f} vs GCN {cv['gcn']['mean']:.3f}, GIN {cv['gin']['mean']:.3f}"
                   for name, cv in benchmarks.items()),
-        "10-fold cross-validated accuracy (final epoch, no selection on test folds); within 3 points of the best "
-        "baseline counts as a match. Tikhonov minus the best baseline: "
-        + ", ".join(f"{name} {cv['tikhonov']['mean'] - max(cv['gcn']['mean'], cv['gin']['mean']):+.3f}"
-                    for name, cv in benchmarks.items()) + ".")}
+        "10-fold cross-validated accuracy (final epoch, no selection on test folds; the same folds and training seeds "
+        f"for the three models, one shared untuned configuration). Non-inferiority within {MATCH_MARGIN:g}: the 95 % "
+        "t interval of Tikhonov minus a baseline, paired by fold, wholly above the margin. " + "; ".join(
+            paired_note(name, cv, m) for name, cv in sorted(benchmarks.items()) for m in ("gcn", "gin")) + "."
+        + (" Null, the trivial method (majority class of each training fold) on the same folds: " + ", ".join(
+            f"{n} {v['mean']:.3f}" for n, v in sorted(r["majority_10fold"].items())) + "."
+           if "majority_10fold" in r else " The trivial method was not measured in this run."))}
 
     ex = r.get("explanations", {})
     out["faithful_explanations"] = ("", "The explanation runs did not finish in this bench run.") \
@@ -450,23 +663,28 @@ def describe(r: dict) -> dict:
     reach = int(np.flatnonzero(depth >= sm["diameter"])[0])       # the GCN depth that sees the whole graph
     gcn_at_reach, tik_one = sm["gcn"][reach], sm["tikhonov_strength"][sm["strength"].index(1.0)]
     tik_strong = sm["tikhonov_strength"][-1]
-    runs = r["long_range"]["runs"]
-    far = max(r["long_range"]["distances"])
-    acc = {x["model"]: x["test_accuracy"] for x in runs if x["distance"] == far}
+    lr = r["long_range"]
+    far = max(lr["distances"])
+    by = accuracy_by_distance(lr)
+    mean = {m: float(np.mean(by[(far, m, False)])) for m in MODELS}
+    cut = by.get((far, "tikhonov", True))
     out["long_range"] = (
-        f"energy {tik_one:.3f} vs GCN {gcn_at_reach:.3f}; bottleneck {far}: {acc['tikhonov']:.2f} vs GCN "
-        f"{acc['gcn']:.2f}, GIN {acc['gin']:.2f}",
+        f"energy {tik_one:.3f} vs GCN {gcn_at_reach:.3f}; bottleneck {far}: {mean['tikhonov']:.2f} vs GCN "
+        f"{mean['gcn']:.2f}, GIN {mean['gin']:.2f}",
         f"Oversmoothing (BA graph, 200 nodes, diameter {sm['diameter']}): one Tikhonov layer (q = 1, p = λ) reaches "
         f"every node with Dirichlet energy {tik_one:.3f} (input {sm['input']:.3f}); a GCN needs depth "
         f"{int(depth[reach])} to reach them and keeps {gcn_at_reach:.3f}; APPNP keeps {sm['appnp'][reach]:.3f}. "
         f"A strong layer (p = {sm['strength'][-1]:g} λ) smooths to {tik_strong:.3f}: the layer can oversmooth too, "
-        "it is q against p that decides. Oversquashing: test accuracy reading a value "
-        f"{far} hops away through a one-node path, Tikhonov (1 layer) {acc['tikhonov']:.2f}, GCN {acc['gcn']:.2f}, "
-        f"GIN {acc['gin']:.2f} (as many layers as hops, at least 3, up to 8); counted as mitigated when the "
-        "Tikhonov layer gets ≥ 0.9 and ≥ 10 points above both. Per distance (Tikhonov / GCN / GIN): "
-        + "; ".join(f"{d}: " + " / ".join(f"{x['test_accuracy']:.2f}" for m in MODELS for x in runs
-                                         if x["distance"] == d and x["model"] == m)
-                    for d in r["long_range"]["distances"]) + ".")
+        f"it is q against p that decides. Oversquashing: test accuracy reading a value {far} hops away through a "
+        f"one-node path, mean over {len(lr['seeds'])} seeds, each model selected on a validation split from the same "
+        f"budget ({lr['budget']}): Tikhonov (1 layer) {mean['tikhonov']:.2f}, GCN {mean['gcn']:.2f}, GIN "
+        f"{mean['gin']:.2f} (as many layers as hops, at least 3)"
+        + (f"; with the path cut, Tikhonov {np.mean(cut):.2f} (chance 0.5)" if cut else "") + ". Per distance "
+        "(Tikhonov / GCN / GIN): " + "; ".join(f"{t[0]}: " + " / ".join(f"{v:.2f}" for v in t[1:]) for t in lr["trend"])
+        + ". " + capacity_note(r.get("long_range_capacity")) + " " + calibration_note(lr.get("calibration", {}))
+        + " The Tikhonov layer starts global (p(λ) ≈ λ, q small on every node); from the flat start (p = 1, R "
+        "diagonal) with the earlier budget (lr 0.01, 60 epochs, one seed) it did not train: 1.00 / 0.50 / 0.40 at "
+        "2 / 4 / 8 hops, training accuracy 0.50 to 0.58 (bench of 2026-12-01).")
     return out
 
 

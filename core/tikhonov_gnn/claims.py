@@ -1,8 +1,8 @@
 """The Tikhonov GNN paper's headline claims, checked by ``bench/tikhonov_gnn.py``."""
 
 from core.common.claims import Claim
-from core.common.decisions import Every, Flag, InBand, Some, Threshold
-from core.common.rules import Check, Rule
+from core.common.decisions import AnyOf, Every, Flag, InBand, PairedT, Some, Threshold
+from core.common.rules import Check, Diagnosis, Rule
 
 CLAIMS = (
     Claim("matches_baselines",
@@ -47,12 +47,17 @@ def _benchmarks(result):
     return {k[: -len("_10fold")]: v for k, v in result.items() if k.endswith("_10fold") and set(v) == set(_MODELS)}
 
 
-def _matched(result, baselines=("gcn", "gin")):
-    """Per benchmark: (Tikhonov's mean accuracy, the best baseline's - 0.03, the best baseline's)."""
+MATCH_MARGIN = 0.03   # non-inferiority margin: Tikhonov at most 3 accuracy points under a baseline
+
+
+def _differences(result, model="tikhonov"):
+    """Per (benchmark, baseline): ``model``'s fold accuracy minus the baseline's, fold by fold (the same 10 folds
+    and training seeds for every model, so the folds pair); ``model`` may be "majority", the trivial method."""
     out = []
-    for cv in _benchmarks(result).values():
-        best = max(cv[m]["mean"] for m in baselines)
-        out.append((cv["tikhonov"]["mean"], best - 0.03, best))
+    for name, cv in sorted(_benchmarks(result).items()):
+        mine = cv[model]["fold_accuracies"] if model in cv else result["majority_10fold"][name]["fold_accuracies"]
+        for baseline in ("gcn", "gin"):
+            out.append([a - b for a, b in zip(mine, cv[baseline]["fold_accuracies"], strict=True)])
     return out
 
 
@@ -67,48 +72,68 @@ def _filter_kinds(result, names=tuple(_WANT)):
     return [x["kind"] == _WANT[n] for n, v in result["filters"].items() if n in names for x in v["runs"]]
 
 
-def _long_range(result):
-    """The numbers of the long-range claim: energies on the BA graph and accuracies at the farthest distance."""
+BOTTLENECK_BAR = 0.75   # mean test accuracy across the farthest bottleneck over seeds (chance 0.5, reading 1.0)
+
+
+def _smoothing(result):
+    """(one Tikhonov layer's energy (q = 1, p = λ), twice GCN's at the depth that reaches every node, the input's)."""
     sm = result["smoothing"]["ba_200"]
     reach = [i for i, d in enumerate(sm["depth"]) if d >= sm["diameter"]][0]  # the GCN depth that sees the graph
     if 1.0 not in sm["strength"]:
         raise KeyError("strength 1.0")
-    far = max(result["long_range"]["distances"])
-    acc = {x["model"]: x["test_accuracy"] for x in result["long_range"]["runs"] if x["distance"] == far}
-    return {"tik_one": sm["tikhonov_strength"][sm["strength"].index(1.0)], "gcn_at_reach": sm["gcn"][reach],
-            "input": sm["input"], "tikhonov": acc["tikhonov"], "gcn": acc["gcn"], "gin": acc["gin"]}
+    return sm["tikhonov_strength"][sm["strength"].index(1.0)], 2 * sm["gcn"][reach], sm["input"]
 
 
-def _smoothing(result):
-    """(one Tikhonov layer's energy, twice GCN's at the depth that reaches every node, the input's energy)."""
-    v = _long_range(result)
-    return v["tik_one"], 2 * v["gcn_at_reach"], v["input"]
+def _far(result, model, cut=False):
+    """{seed: test accuracy} of ``model`` at the farthest bottleneck distance (on the cut graphs with ``cut``)."""
+    lr = result["long_range"]
+    far = max(lr["distances"])
+    out = {x["seed"]: x["test_accuracy"] for x in lr["runs"]
+           if x["distance"] == far and x["model"] == model and x.get("cut", False) == cut}
+    if not out:
+        raise KeyError(f"{model} at {far}")
+    return out
 
 
-def _bottleneck(result, baseline):
-    """(Tikhonov's accuracy at the farthest distance, ``baseline``'s + 0.1, 1)."""
-    v = _long_range(result)
-    return v["tikhonov"], v[baseline] + 0.1, 1.0
+def _accuracies(result, model="tikhonov", cut=False):
+    return [v for _, v in sorted(_far(result, model, cut).items())]
+
+
+def _paired(result, baseline):
+    """Per seed at the farthest distance: Tikhonov's test accuracy minus ``baseline``'s (same data and split)."""
+    tik, base = _far(result, "tikhonov"), _far(result, baseline)
+    return [tik[s] - base[s] for s in sorted(set(tik) & set(base))]
 
 
 def _either_long_range(result):
-    """The earlier rule's partly, "smoothing or bottleneck": the energy against twice GCN's, and the accuracy
-    against the larger of 0.9 and the best baseline's + 0.1 (both at or over, as InBand("above") decides)."""
-    v = _long_range(result)
-    return [_smoothing(result), (v["tikhonov"], max(0.9, max(v["gcn"], v["gin"]) + 0.1), 1.0)]
+    """Oversmoothing's numbers and oversquashing's, for "smoothing or bottleneck"."""
+    return _smoothing(result), _accuracies(result)
 
 
 RULES = {
     "matches_baselines": Rule(
-        checks=(Check("some", "claim", "10-fold mean accuracy of the Tikhonov layer against the band from 3 points "
-                      "under the best baseline (GCN, GIN) to it, per benchmark", _matched, Some(InBand("above"))),
-                Check("every", "part", "the same, on every benchmark", _matched, Every(InBand("above"))),
+        checks=(Check("some", "claim", "Tikhonov's 10-fold accuracy minus a baseline's (GCN, GIN), paired by fold, on "
+                      f"each benchmark: non-inferior within {MATCH_MARGIN:g} on at least one pair", _differences,
+                      Some(PairedT(-MATCH_MARGIN, "above"))),
+                Check("every", "part", "the same, on every pair (both baselines, every benchmark)", _differences,
+                      Every(PairedT(-MATCH_MARGIN, "above"))),
                 Check("benchmarks", "part", "benchmarks whose 10-fold runs finished for all three models",
                       lambda r: len(_benchmarks(r)), Threshold(2.0, "above", strict=False)),
-                *(Check(m, "reference", f"10-fold mean accuracy of the Tikhonov layer against {m.upper()}'s, "
-                        "within 3 points, per benchmark", lambda r, m=m: _matched(r, (m,)), Every(InBand("above")))
-                  for m in ("gcn", "gin"))),
-        partly=("some",)),
+                Check("majority", "null", "the trivial method (each training fold's most common class) on the same "
+                      "folds, minus each baseline: the same non-inferiority test, which a benchmark that tells models "
+                      "apart must refuse", lambda r: _differences(r, "majority"), Some(PairedT(-MATCH_MARGIN, "above")))),
+        partly=("some",),
+        diagnosis=Diagnosis("measurement", "Ten paired folds cannot show non-inferiority within 3 points: the 95 % "
+                            "t intervals of Tikhonov minus each baseline are 8 to 20 points wide (MUTAG minus GIN "
+                            "-0.032 [-0.130, +0.065], Cuneiform minus GIN -0.053 [-0.108, +0.001]); the detail gives "
+                            "each pair's power to pass at a true difference of 0 and the folds that 80 % power needs. "
+                            "Nor is Tikhonov shown worse: every interval holds 0 (Cuneiform against GIN only just). The "
+                            "three models share one untuned configuration (an equal budget of none); selection from "
+                            "the same budget for each (core.tikhonov_gnn.tuning.select) is the next measurement. The "
+                            "earlier rule compared means (Tikhonov minus the best baseline: MUTAG -0.032, Cuneiform "
+                            "-0.053, against 3 points) and said not reproduced. Commands: python bench/tikhonov_gnn.py "
+                            "--parts DIR --section mutag_10fold (and cuneiform_10fold, majority_10fold), then "
+                            "python bench/ledger.py tikhonov_gnn.")),
     "faithful_explanations": Rule(
         checks=(Check("goal_or_control", "claim", "mean AUROC of q over 5 seeds, trained, on each dataset, and the "
                       "untrained control's (the earlier rule gave partly where the control reached the goal)",
@@ -119,7 +144,16 @@ RULES = {
                 Check("untrained", "null", "the same model untrained (its q at initialisation): mean AUROC over 5 "
                       "seeds on each dataset", lambda r: _explanations(r, "untrained_auroc_mean"),
                       Some(Threshold(AUROC_GOAL, "above", strict=False)))),
-        partly=("goal_or_control",)),
+        partly=("goal_or_control",),
+        diagnosis=Diagnosis("method", "Our training collapses: in 3 of 5 motif runs and 1 of 5 planted-feature runs "
+                            "the model ended at test accuracy 0.50 with one q on every node, and the mean AUROC (motifs "
+                            "0.59, planted feature 0.75) averages those explanations of nothing with the runs that "
+                            "learned (0.93 over 2 motif runs, 0.82 over 4 planted-feature runs). The same collapse "
+                            "stopped the long-range task (lr 0.01 drove the Q-network to one q; a smaller step and a "
+                            "start with q small trained it). Not yet measured: AUROC among trained models (gated on "
+                            "validation accuracy) with a bootstrap interval against a label-shuffled null, and its "
+                            "trend over training-set size. Command: python bench/tikhonov_gnn.py --parts DIR "
+                            "--section explanations; per-seed accuracy and AUROC in bench/results/tikhonov_gnn.json.")),
     "filter_reveals_homophily": Rule(
         checks=(Check("some", "claim", "the learned p's kind (low- or high-pass on the spectrum) per seed, on both "
                       "block models", _filter_kinds, Some(Flag("the kind the graph's homophily wants"))),
@@ -139,18 +173,33 @@ RULES = {
                       "identifiability.min_raw_parameter_gap_same_R", Threshold(1e-6))),
         partly=("recovery",)),
     "long_range": Rule(
-        checks=(Check("smoothing_or_bottleneck", "claim", "oversmoothing (energy of one Tikhonov layer, q = 1, p = λ, "
-                      "against twice GCN's at the depth that reaches every node) or oversquashing (accuracy across "
-                      "the farthest bottleneck against the larger of 0.9 and the best baseline's + 0.1)",
-                      _either_long_range, Some(InBand("above"))),
+        checks=(Check("smoothing_or_bottleneck", "claim", "oversmoothing (the energy check below) or oversquashing "
+                      "(the bottleneck check below)", _either_long_range,
+                      AnyOf((InBand("above"), PairedT(BOTTLENECK_BAR, "above")))),
                 Check("smoothing", "part", "Dirichlet energy after one Tikhonov layer (q = 1, p = λ) against twice "
                       "GCN's at the depth that reaches every node of the BA graph (up to the input's energy)",
                       _smoothing, InBand("above")),
                 Check("bottleneck", "part", "test accuracy of one Tikhonov layer reading a value across the farthest "
-                      "one-node-wide path", lambda r: _long_range(r)["tikhonov"], Threshold(0.9, "above", strict=False)),
-                *(Check(m, "reference", f"{m.upper()} with as many layers as hops: Tikhonov's accuracy across the "
-                        f"farthest path against {m.upper()}'s + 0.1", lambda r, m=m: _bottleneck(r, m), InBand("above"))
-                  for m in ("gcn", "gin"))),
-        reproduced=("smoothing_or_bottleneck", "smoothing", "bottleneck", "gcn", "gin"),
-        partly=("smoothing_or_bottleneck",)),
+                      f"one-node-wide path, per seed (t interval over seeds) against {BOTTLENECK_BAR}",
+                      _accuracies, PairedT(BOTTLENECK_BAR, "above")),
+                *(Check(m, "part", f"Tikhonov's test accuracy minus {m.upper()}'s (as many layers as hops) across the "
+                        "farthest path, paired by seed (same data and split, each model selected from the same budget)",
+                        lambda r, m=m: _paired(r, m), PairedT(0.0, "above")) for m in ("gcn", "gin")),
+                Check("cut", "null", "the same Tikhonov model and budget on the same graphs with the path cut (no "
+                      "route from source to target): test accuracy per seed against chance, which a global receptive "
+                      "field cannot beat without a leak", lambda r: _accuracies(r, cut=True), PairedT(0.5, "above"))),
+        reproduced=("smoothing_or_bottleneck", "smoothing", "bottleneck", "gcn", "gin", "cut"),
+        partly=("smoothing_or_bottleneck",),
+        diagnosis=Diagnosis("method", "Our training, not the layer's reach: at the farthest distance (16 hops) 4 of 5 "
+                            "Tikhonov runs did not fit their own training graphs (training accuracy 0.50 to 0.62), "
+                            "while at 8 hops 4 of 5 read the value (1.00) where GCN and GIN sit at chance (0.48), the "
+                            "cut-path null stays at chance (0.49: no leak), and with q set by hand one layer reads the "
+                            "value 16 hops away on 2 of 3 design seeds (trained 600 epochs instead of 200: 1 of 3). "
+                            "The earlier figure (0.40 at 8 hops, one seed) came from a start that could not train: p "
+                            "flat (R diagonal, so an 8-hop signal sent no gradient) and lr 0.01 (the Q-network "
+                            "collapsed to one q); the Laplacian start and the selection from six configurations fixed "
+                            "8 hops, not 16. Next: an optimiser that trains at 16 hops (restarts or a schedule, given "
+                            "to every model alike). Commands: python -m bench.run tikhonov_gnn --grid long_range; "
+                            "python bench/tikhonov_gnn.py --parts DIR --section long_range_capacity; python "
+                            "bench/ledger.py tikhonov_gnn.", trend="long_range.trend")),
 }

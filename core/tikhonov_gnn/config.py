@@ -25,13 +25,19 @@ class TikhonovConfig(Config):
     degree: int = param(4, low=1, high=10, integer=True, doc="degree K of the Bernstein polynomial p")
     q_hops: int = param(2, low=0, high=6, integer=True, doc="message-passing hops of the Q-network")
     eps_q: float = param(1e-3, low=1e-6, high=1.0, doc="q = softplus(.) + eps_q")
+    p_init: str = choice("flat", ("flat", "laplacian"), doc="p at initialisation: 'flat' (p = 1 on the whole spectrum: "
+                         "a penalty on ||z||^2 with no topology, so the layer starts local) or 'laplacian' (p(λ) ≈ λ, "
+                         "the classical graph Tikhonov penalty z^T L z, so it starts global)")
+    q_init: float = param(0.0, low=0.0, high=100.0, doc="q at initialisation on every node (the Q-network's output "
+                          "bias set to softplus^-1(q_init - eps_q), its weights as drawn); 0 keeps PyTorch's draw "
+                          "(q about 0.7)")
     solver: str = choice("dense", ("dense", "cg"), doc="dense solve (small graphs) or matrix-free CG")
     encoder: str = choice("linear", ("linear", "mlp"), doc="what the Tikhonov layer propagates: a linear or an MLP "
                           "map of the node features (an MLP can decide on a node's own features before q acts)")
     readout: str = choice("node", ("node", "linear"), doc="after the last Tikhonov layer: a per-node nonlinearity "
                           "('node') or none ('linear', so the prediction depends on the nodes only through R's column sums)")
     q_penalty: float = param(0.0, low=0.0, high=10.0, doc="weight of mean(q) in the loss: large q only where needed")
-    baseline_layers: int = param(3, low=1, high=8, integer=True, doc="message-passing layers of GCN and GIN")
+    baseline_layers: int = param(3, low=1, high=16, integer=True, doc="message-passing layers of GCN and GIN")
     epochs: int = param(80, low=1, high=2000, integer=True, doc="passes over the training graphs")
     batch_size: int = param(32, low=1, high=1024, integer=True, doc="graphs per optimiser step")
     lr: float = param(0.01, low=0.0, high=1.0, low_open=True, doc="Adam's learning rate")
@@ -39,6 +45,11 @@ class TikhonovConfig(Config):
     dropout: float = param(0.0, low=0.0, high=0.9, doc="dropout in the classifier heads")
     grad_clip: float = param(1.0, low=0.0, high=1e6, doc="max gradient norm per step (0 = no clipping)")
     test_fraction: float = param(0.2, low=0.05, high=0.5, doc="held-out share for train()'s own split")
+
+    def validate(self) -> None:
+        if self.q_init and self.q_init <= self.eps_q:
+            raise ValueError(f"q_init: {self.q_init!r} is out of range; allowed 0 (PyTorch's draw) or a value "
+                             f"above eps_q = {self.eps_q!r}, up to 100")
 
 
 # Small node-task datasets (40 graphs) need more optimiser steps per epoch than the default batch.

@@ -154,7 +154,7 @@ def make_sbm(homophilic: bool, n_graphs: int = 40, block: int = 30, signal: floa
                    f"two-block SBM, edges mostly between {kind} blocks; weak node features")
 
 
-def make_bottleneck(distance: int, n_graphs: int = 200, clique: int = 5, seed: int = 0) -> Dataset:
+def make_bottleneck(distance: int, n_graphs: int = 200, clique: int = 5, seed: int = 0, cut: bool = False) -> Dataset:
     """Long range through a bottleneck: two cliques joined by a path; read the source's value at the target.
 
     The source is the path's end in clique A and the target its end in clique B, ``distance`` hops
@@ -162,6 +162,10 @@ def make_bottleneck(distance: int, n_graphs: int = 200, clique: int = 5, seed: i
     the one labelled node is the target, whose label is the source's value (class 1 for +1). A
     model must carry one number across ``distance`` hops and a one-node-wide path, past the
     other nodes' values (oversquashing), without averaging it away (oversmoothing).
+
+    ``cut=True`` removes the path's first edge (out of the source), so no propagation can carry the source's
+    value to the target: the null a global receptive field predicts fails (accuracy at chance); everything
+    else, random values and labels included, is drawn as for the connected graphs.
     """
     if not 1 <= distance <= 64:
         raise ValueError(f"distance: {distance} is out of range; allowed integers in [1, 64]")
@@ -172,7 +176,7 @@ def make_bottleneck(distance: int, n_graphs: int = 200, clique: int = 5, seed: i
     adj[n - clique:, n - clique:] = 1.0
     np.fill_diagonal(adj, 0.0)
     source, target = clique - 1, n - clique
-    for u in range(source, target):
+    for u in range(source + int(cut), target):
         adj[u, u + 1] = adj[u + 1, u] = 1.0
     graphs = []
     for i in range(n_graphs):
@@ -187,8 +191,9 @@ def make_bottleneck(distance: int, n_graphs: int = 200, clique: int = 5, seed: i
         truth[source] = True
         order = rng.permutation(n)
         graphs.append(Graph(adj[np.ix_(order, order)], feats[order], labels[order], truth[order]))
-    return Dataset(f"bottleneck_{distance}", graphs, 2, "node", ("-1", "+1"),
-                   f"two {clique}-cliques joined by a path, source and target {distance} hops apart")
+    return Dataset(f"bottleneck_{distance}" + ("_cut" if cut else ""), graphs, 2, "node", ("-1", "+1"),
+                   f"two {clique}-cliques joined by a path, source and target {distance} hops apart"
+                   + (", the path's first edge removed" if cut else ""))
 
 
 def load_dataset(name: str, seed: int = 0) -> Dataset:

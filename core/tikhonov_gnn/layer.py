@@ -25,6 +25,7 @@ Two solvers, and the sizes each serves:
 
 from __future__ import annotations
 
+import math
 from math import comb
 
 import torch
@@ -177,6 +178,9 @@ def tikhonov_solve(q: torch.Tensor, theta: torch.Tensor, rhs: torch.Tensor, lapl
     return _TikhonovSolve.apply(q, M @ theta, rhs, laplacian, tol, max_iter, check_every)
 
 
+P_INITS = ("flat", "laplacian")   # TikhonovLayer's starts for p
+
+
 class QNetwork(nn.Module):
     """q_i = softplus(f(x, A)_i) + eps with f a GIN-style network: each hop sees its neighbours.
 
@@ -223,6 +227,13 @@ class TikhonovLayer(nn.Module):
         CG's relative residual.
     cg_max_iter : int
         CG's iteration cap.
+    p_init : str
+        ``"flat"`` (theta = 1: p = 1 on the whole spectrum, a penalty on ||z||^2 with no topology, so R starts
+        diagonal) or ``"laplacian"`` (theta_k proportional to k + 0.05: p(λ) ≈ λ with p(0) = theta_0 ≈ 0.024 for
+        K = 4, the classical graph Tikhonov penalty z^T L z, so R starts global on a connected graph).
+    q_init : float
+        0 keeps the Q-network's last layer as drawn; otherwise q = q_init on every node at initialisation (the
+        last layer's weight 0, its bias softplus^-1(q_init - eps)); the hidden layers as drawn.
 
     Examples
     --------
@@ -236,11 +247,22 @@ class TikhonovLayer(nn.Module):
     """
 
     def __init__(self, channels: int, q_in: int, degree: int = 4, q_hidden: int = 32, q_hops: int = 2,
-                 eps: float = 1e-3, solver: str = "dense", cg_tol: float = 1e-6, cg_max_iter: int = 500):
+                 eps: float = 1e-3, solver: str = "dense", cg_tol: float = 1e-6, cg_max_iter: int = 500,
+                 p_init: str = "flat", q_init: float = 0.0):
         super().__init__()
+        if p_init not in P_INITS:
+            raise ValueError(f"p_init: {p_init!r} is not a start for p; allowed " + ", ".join(map(repr, P_INITS)))
+        if q_init and not q_init > eps:
+            raise ValueError(f"q_init: {q_init!r} is out of range; allowed 0 or a value above eps = {eps!r}")
         self.qnet = QNetwork(q_in, q_hidden, q_hops, eps)
-        # theta = (K + 1) softmax(raw): raw = 0 is the flat start (p = 1 everywhere, all-pass).
-        self.theta_raw = nn.Parameter(torch.zeros(degree + 1))
+        if q_init:
+            with torch.no_grad():       # softplus(bias) + eps = q_init at every node; the weight learns from 0
+                self.qnet.out.bias.fill_(math.log(math.expm1(q_init - eps)))
+                self.qnet.out.weight.zero_()
+        # theta = (K + 1) softmax(raw): raw = 0 is the flat start (p = 1 everywhere, all-pass); raw_k = log(k + 0.05)
+        # gives theta_k = (K + 1)(k + 0.05) / sum_j (j + 0.05), close to 2k / K: the Bernstein form of p(λ) = λ.
+        raw = torch.zeros(degree + 1) if p_init == "flat" else torch.log(torch.arange(degree + 1.0) + 0.05)
+        self.theta_raw = nn.Parameter(raw)
         self.solver, self.cg_tol, self.cg_max_iter = solver, cg_tol, cg_max_iter
 
     @property

@@ -60,13 +60,21 @@ def predict(model, batch: Batch) -> torch.Tensor:
         return model(batch.x, batch.adjacency, batch.mask).argmax(-1)
 
 
+def correct_count(model, dataset: Dataset, index) -> tuple[int, int]:
+    """(correct predictions, labelled targets) on the graphs at ``index``: graphs, or labelled nodes."""
+    batch = collate(dataset, index)
+    pred = predict(model, batch)
+    valid = batch.y != -100
+    return int((pred[valid] == batch.y[valid]).sum()), int(valid.sum())
+
+
 def accuracy(model, dataset: Dataset, index) -> float:
     if len(index) == 0:
         return float("nan")
     batch = collate(dataset, index)
     pred = predict(model, batch)
     valid = batch.y != -100
-    return float((pred[valid] == batch.y[valid]).float().mean())
+    return float((pred[valid] == batch.y[valid]).float().mean())   # float32, as the stored curves were computed
 
 
 @dataclass
@@ -240,6 +248,18 @@ class CrossValidation:
     stopped: bool
 
 
+def cv_folds(dataset: Dataset, folds: int, seed: int) -> list:
+    """The (train, test) index pairs :func:`cross_validate` uses: stratified folds where every class holds
+    ``folds`` graphs, shuffled plain folds otherwise (Cuneiform's 30 classes hold 8 or 9 graphs) and for node
+    tasks; the same for every model, so fold k's accuracies pair across models."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    index = np.arange(len(dataset.graphs))
+    if dataset.task == "graph" and np.bincount(dataset.labels).min() >= folds:
+        return list(StratifiedKFold(folds, shuffle=True, random_state=seed).split(index, dataset.labels))
+    return list(KFold(folds, shuffle=True, random_state=seed).split(index))
+
+
 def cross_validate(config: TikhonovConfig, dataset: Dataset, folds: int = 10, seed: int = 0,
                    progress=None) -> CrossValidation:
     """Final-epoch held-out accuracy over ``folds`` folds.
@@ -273,20 +293,13 @@ def cross_validate(config: TikhonovConfig, dataset: Dataset, folds: int = 10, se
     >>> cv.fold_accuracies.shape, cv.stopped
     ((2,), False)
     """
-    from sklearn.model_selection import KFold, StratifiedKFold
-
     from core.common.config import check_range
     from core.common.seeding import check_seed
 
     folds = check_range("folds", folds, 2, max(2, len(dataset.graphs)), integer=True)
     seed = check_seed(seed)
 
-    index = np.arange(len(dataset.graphs))
-    # Stratified where every class can be (Cuneiform's 30 classes hold 8 or 9 graphs: plain folds there).
-    if dataset.task == "graph" and np.bincount(dataset.labels).min() >= folds:
-        splits = StratifiedKFold(folds, shuffle=True, random_state=seed).split(index, dataset.labels)
-    else:
-        splits = KFold(folds, shuffle=True, random_state=seed).split(index)
+    splits = cv_folds(dataset, folds, seed)
     accuracies, total, halted = [], folds * config.epochs, [False]
 
     def inner(fold):

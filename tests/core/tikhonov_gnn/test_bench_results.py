@@ -56,9 +56,12 @@ def test_energy_curves_long_range_and_two_benchmarks_are_stored():
         for key in ("gcn", "appnp", "tikhonov_stacked"):
             assert len(c[key]) == len(c["depth"]) and all(0 <= e <= 2 for e in c[key])
         assert len(c["tikhonov_strength"]) == len(c["strength"])
-    runs = RESULT["long_range"]["runs"]
-    assert {(r["distance"], r["model"]) for r in runs} == {(d, m) for d in RESULT["long_range"]["distances"]
-                                                            for m in ("tikhonov", "gcn", "gin")}
+    lr = RESULT["long_range"]
+    cells = {(r["distance"], r["model"], r["cut"], r["seed"]) for r in lr["runs"]}
+    assert cells == {(d, m, False, s) for d in lr["distances"] for m in ("tikhonov", "gcn", "gin") for s in lr["seeds"]} \
+        | {(max(lr["distances"]), "tikhonov", True, s) for s in lr["seeds"]}
+    assert len(lr["seeds"]) >= 5 and len(lr["distances"]) >= 3
+    assert all(r["configs"] == 6 and len(r["validation"]) == 6 for r in lr["runs"])     # the same budget for all
     for name in ("mutag", "cuneiform"):
         cv = RESULT[f"{name}_10fold"]
         for m in ("tikhonov", "gcn", "gin"):
@@ -87,3 +90,88 @@ def test_the_linear_readout_variant_is_stored_per_seed_and_named_in_the_verdict(
     for v in doctored["explanations_linear_readout"].values():
         v["auroc_mean"] = 0.95
     assert faithful(doctored).status == shipped["status"]
+
+
+def long_range(result):
+    (v,) = [v for v in bench.verdicts(result) if v.claim_id == "long_range"]
+    return v
+
+
+def test_the_long_range_verdict_follows_the_seeds_and_its_cut_path_null():
+    """Doctored copies: a Tikhonov layer that reads the value on every seed where GCN and GIN sit at chance is
+    reproduced; the same with the cut-path null reading it too (a leak) is not; one at chance is not either."""
+    doctored = copy.deepcopy(RESULT)
+    far = max(doctored["long_range"]["distances"])
+    for r in doctored["long_range"]["runs"]:
+        if r["distance"] == far:
+            r["test_accuracy"] = 0.5 if (r["model"] != "tikhonov" or r["cut"]) else 0.975 + 0.005 * (r["seed"] % 5)
+    assert long_range(doctored).status == REPRODUCED
+    leak = copy.deepcopy(doctored)
+    for r in leak["long_range"]["runs"]:
+        if r["cut"]:
+            r["test_accuracy"] = 0.9 + 0.01 * (r["seed"] % 3)
+    assert long_range(leak).status == "partly"
+    controls = {c["name"]: c for c in long_range(leak).controls}
+    assert controls["cut"]["holds"] is False
+    chance = copy.deepcopy(doctored)
+    for r in chance["long_range"]["runs"]:
+        if r["distance"] == far and r["model"] == "tikhonov":
+            r["test_accuracy"] = 0.5
+    assert long_range(chance).status == "partly"           # oversmoothing still holds, oversquashing not
+
+
+def test_the_seed_level_intervals_are_calibrated_or_say_by_how_much_they_are_not():
+    cal = RESULT["long_range"]["calibration"]
+    assert cal == bench.seed_test_calibration()                  # stored as the code computes it
+    for c in cal.values():
+        low, high = c["interval"]
+        assert low <= c["rate"] <= high and c["n_draws"] >= 1000
+        assert c["verdict"] == ("calibrated" if low <= c["alpha"] <= high else "liberal" if low > c["alpha"]
+                                else "conservative")
+        assert c["rate"] < 2 * c["alpha"]                          # off, if at all, by less than the nominal rate
+    shipped = {v["claim_id"]: v for v in RESULT["verdicts"]}["long_range"]
+    assert all(f"{name} {c['rate']:.3f}" in shipped["detail"] for name, c in cal.items())
+
+
+def test_the_small_long_range_sweep_runs_each_model_on_its_budget(tmp_path):
+    from bench.run import run_sweep
+
+    done = run_sweep("tikhonov_gnn", "small", out=tmp_path)
+    cells = json.loads(done.path.read_text())
+    assert not cells["failed"] and {c["values"]["model"] for c in cells["cells"]} == {"tikhonov", "gcn", "gin"}
+    for c in cells["cells"]:
+        v = c["values"]
+        assert v["configs"] == len(v["validation"]) == 2 and v["test_count"] == 40      # 20 % of 200 targets
+        assert v["test_accuracy"] == pytest.approx(v["test_correct"] / v["test_count"])
+        assert v["chosen"]["lr"] == 0.01
+    tik = [c["values"] for c in cells["cells"] if c["values"]["model"] == "tikhonov"][0]
+    assert tik["chosen"]["q_init"] in (0.01, 0.05)
+
+
+def matches(result):
+    (v,) = [v for v in bench.verdicts(result) if v.claim_id == "matches_baselines"]
+    return v
+
+
+def test_the_matches_verdict_is_paired_non_inferiority_with_the_trivial_method_as_its_null():
+    for name in ("mutag", "cuneiform"):                              # the null, as the code computes it
+        assert RESULT["majority_10fold"][name] == bench.majority_cv(name)
+    doctored = copy.deepcopy(RESULT)
+    for name in ("mutag", "cuneiform"):
+        cv = doctored[f"{name}_10fold"]
+        best = np.maximum(cv["gcn"]["fold_accuracies"], cv["gin"]["fold_accuracies"])
+        cv["tikhonov"]["fold_accuracies"] = list(best + 0.002 * np.arange(10) % 0.01)    # as good, fold by fold
+    assert matches(doctored).status == REPRODUCED
+    trivial = copy.deepcopy(doctored)                                 # a benchmark the trivial method also passes
+    for name in ("mutag", "cuneiform"):
+        trivial["majority_10fold"][name]["fold_accuracies"] = trivial[f"{name}_10fold"]["tikhonov"]["fold_accuracies"]
+    assert matches(trivial).status == "partly"
+    assert {c["name"]: c["holds"] for c in matches(trivial).controls}["majority"] is False
+    # The earlier rule's means, within 3 points, are not enough: a wide paired interval does not pass.
+    wide = copy.deepcopy(RESULT)
+    cv = wide["mutag_10fold"]
+    cv["tikhonov"]["fold_accuracies"] = list(np.array(cv["gin"]["fold_accuracies"]) + np.tile([0.15, -0.17], 5))
+    assert abs(np.mean(cv["tikhonov"]["fold_accuracies"]) - np.mean(cv["gin"]["fold_accuracies"])) < 0.03
+    assert not any(f["passed"] for f in matches(wide).decision["checks"] if f["name"] == "every")
+    shipped = {v["claim_id"]: v for v in RESULT["verdicts"]}["matches_baselines"]
+    assert "power" in shipped["detail"] and shipped.get("diagnosis", {}).get("cause") != "undiagnosed"

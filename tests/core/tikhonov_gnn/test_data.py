@@ -103,3 +103,17 @@ def test_bottleneck_target_reads_the_source_value_distance_hops_away(distance):
 def test_unknown_dataset_is_named():
     with pytest.raises(ValueError, match="^dataset: 'cora' is not an option; allowed 'mutag', 'motifs'"):
         load_dataset("cora")
+
+
+def test_a_cut_bottleneck_has_no_route_from_source_to_target_and_the_same_values_and_labels():
+    from core.tikhonov_gnn.data import make_bottleneck
+
+    whole, cut = make_bottleneck(4, n_graphs=10, seed=3), make_bottleneck(4, n_graphs=10, seed=3, cut=True)
+    assert cut.name == "bottleneck_4_cut" and "removed" in cut.description
+    for g, c in zip(whole.graphs, cut.graphs):
+        np.testing.assert_array_equal(g.features, c.features)
+        np.testing.assert_array_equal(g.label, c.label)
+        (source,), (target,) = np.flatnonzero(c.features[:, 0] == 1), np.flatnonzero(c.features[:, 1] == 1)
+        assert not nx.has_path(nx.from_numpy_array(c.adjacency), source, target)
+        assert nx.has_path(nx.from_numpy_array(g.adjacency), source, target)       # the control: uncut, reachable
+        assert (g.adjacency - c.adjacency).sum() == 2                               # one edge, both directions
