@@ -13,9 +13,11 @@ CLAIMS = (
     Claim("faithful_explanations",
           "The learned node scores q are a faithful explanation: a large q_i marks a node whose own features "
           "drive the prediction.",
-          "AUROC of q for the nodes that carry the label on held-out graphs, over 5 seeds, on a motif dataset "
-          "(classes with equal edge counts and degree multisets) and a planted-feature dataset.",
-          "The same model untrained (its q at initialisation); a random score has AUROC 0.5."),
+          "AUROC of q for the nodes that carry the label on held-out graphs, among the runs that trained (training "
+          "accuracy >= 0.9) over 10 seeds, with a t interval, on a motif dataset (classes with equal edge "
+          "counts and degree multisets) and a planted-feature dataset.",
+          "The same model trained on shuffled labels, and untrained (its q at initialisation); a random score has "
+          "AUROC 0.5."),
     Claim("filter_reveals_homophily",
           "The shape of the learned polynomial p reveals whether homophily or heterophily is exploited.",
           "The learned p classified as low- or high-pass on homophilic and heterophilic stochastic block models, "
@@ -65,6 +67,15 @@ def _explanations(result, field):
     """``field`` of both explanation datasets, or None unless both ran."""
     ex = result["explanations"]
     return [ex[n][field] for n in _EXPLAINED] if set(ex) == set(_EXPLAINED) else None
+
+
+def _gated(result, field, trained=True):
+    """Per explanation dataset: ``field`` of the gated runs that trained (or of every run with ``trained=False``)."""
+    ex = result["explanations_gated"]
+    if set(ex) != set(_EXPLAINED):
+        raise KeyError("explanations_gated")
+    return [[x[field] for x in ex[n]["runs"] if not trained or x["train_accuracy"] >= ex[n]["gate"]]
+            for n in _EXPLAINED]
 
 
 def _filter_kinds(result, names=tuple(_WANT)):
@@ -135,25 +146,36 @@ RULES = {
                             "--parts DIR --section mutag_10fold (and cuneiform_10fold, majority_10fold), then "
                             "python bench/ledger.py tikhonov_gnn.")),
     "faithful_explanations": Rule(
-        checks=(Check("goal_or_control", "claim", "mean AUROC of q over 5 seeds, trained, on each dataset, and the "
-                      "untrained control's (the earlier rule gave partly where the control reached the goal)",
-                      lambda r: _explanations(r, "auroc_mean") + _explanations(r, "untrained_auroc_mean"),
-                      Some(Threshold(AUROC_GOAL, "above", strict=False))),
-                Check("every_dataset", "part", "mean AUROC of q over 5 seeds on each dataset (motifs, planted feature)",
-                      lambda r: _explanations(r, "auroc_mean"), Every(Threshold(AUROC_GOAL, "above", strict=False))),
-                Check("untrained", "null", "the same model untrained (its q at initialisation): mean AUROC over 5 "
-                      "seeds on each dataset", lambda r: _explanations(r, "untrained_auroc_mean"),
-                      Some(Threshold(AUROC_GOAL, "above", strict=False)))),
-        partly=("goal_or_control",),
-        diagnosis=Diagnosis("method", "Our training collapses: in 3 of 5 motif runs and 1 of 5 planted-feature runs "
-                            "the model ended at test accuracy 0.50 with one q on every node, and the mean AUROC (motifs "
-                            "0.59, planted feature 0.75) averages those explanations of nothing with the runs that "
-                            "learned (0.93 over 2 motif runs, 0.82 over 4 planted-feature runs). The same collapse "
-                            "stopped the long-range task (lr 0.01 drove the Q-network to one q; a smaller step and a "
-                            "start with q small trained it). Not yet measured: AUROC among trained models (gated on "
-                            "validation accuracy) with a bootstrap interval against a label-shuffled null, and its "
-                            "trend over training-set size. Command: python bench/tikhonov_gnn.py --parts DIR "
-                            "--section explanations; per-seed accuracy and AUROC in bench/results/tikhonov_gnn.json.")),
+        checks=(Check("informative", "claim", "AUROC of q for the label-carrying nodes on held-out graphs, among the "
+                      "runs that trained (training accuracy >= 0.9; 10 seeds per dataset): its 95 % t interval "
+                      "(calibrated where the bootstrap's is liberal) above 0.5 on both datasets (motifs, planted "
+                      "feature)", lambda r: _gated(r, "auroc"),
+                      Every(PairedT(0.5, "above"))),
+                Check("goal", "part", f"the same interval above the goal {AUROC_GOAL} on both datasets",
+                      lambda r: _gated(r, "auroc"), Every(PairedT(AUROC_GOAL, "above"))),
+                Check("shuffled", "null", "the same model trained on the same graphs with their labels shuffled: AUROC "
+                      "of its q, every seed, t interval above 0.5 on either dataset",
+                      lambda r: _gated(r, "shuffled_auroc", trained=False), Some(PairedT(0.5, "above"))),
+                Check("untrained", "null", "the same model untrained (q at initialisation): AUROC, every seed, "
+                      "t interval above 0.5 on either dataset",
+                      lambda r: _gated(r, "untrained_auroc", trained=False), Some(PairedT(0.5, "above"))),
+                Check("earlier", "reference", "the earlier measure: mean AUROC over seeds 0-4, trained or not, against "
+                      f"{AUROC_GOAL} on each dataset", lambda r: _explanations(r, "auroc_mean"),
+                      Every(Threshold(AUROC_GOAL, "above", strict=False)))),
+        partly=("informative",),
+        diagnosis=Diagnosis("method", "Ours twice over. Training: on new seeds (10-19) 8 of 10 motif runs collapse "
+                            "(training accuracy 0.50, one q on every node), as 3 of 5 did on seeds 0-4; the 2 that "
+                            "trained score 0.93 and 0.69. Model: on planted feature every run trains and q is "
+                            "informative (0.67, its interval above 0.5; labels shuffled 0.51, untrained 0.51), but "
+                            "the AUROC falls as the training set grows (150, 300, 600 graphs: 0.75, 0.67, 0.62), so "
+                            "more data does not close the gap to 0.85: our per-node readout lets the prediction "
+                            "bypass q (the model's docstring: a constant q solves planted feature), which the paper's "
+                            "claim excludes. The earlier figure (mean over seeds 0-4, trained or not: motifs 0.59, "
+                            "planted feature 0.75) is kept in the detail. Next: the collapse (a smaller step and the "
+                            "global start trained motif seed 1, not seed 3) and a readout that reaches the prediction "
+                            "only through R. Commands: python bench/tikhonov_gnn.py --parts DIR --section "
+                            "explanations_gated (and trend_explanations), then python bench/ledger.py tikhonov_gnn.",
+                            trend="trend_explanations.trend")),
     "filter_reveals_homophily": Rule(
         checks=(Check("some", "claim", "the learned p's kind (low- or high-pass on the spectrum) per seed, on both "
                       "block models", _filter_kinds, Some(Flag("the kind the graph's homophily wants"))),
