@@ -178,20 +178,23 @@ def matches(result):
 def test_the_matches_verdict_is_paired_non_inferiority_with_the_trivial_method_as_its_null():
     for name in ("mutag", "cuneiform"):                              # the null, as the code computes it
         assert RESULT["majority_10fold"][name] == bench.majority_cv(name)
+        grid = [{"lr": c.lr, "hidden": c.hidden} for c in bench.tuned_cv_configs(name, "gin")]
+        for m in ("tikhonov", "gcn", "gin"):                         # every model, every fold, the same budget
+            row = RESULT["tuned_cv"][name][m]
+            assert len(row["fold_accuracies"]) == 10 and all(c in grid for c in row["chosen"]) and len(grid) == 6
     doctored = copy.deepcopy(RESULT)
-    for name in ("mutag", "cuneiform"):
-        cv = doctored[f"{name}_10fold"]
+    for cv in doctored["tuned_cv"].values():
         best = np.maximum(cv["gcn"]["fold_accuracies"], cv["gin"]["fold_accuracies"])
         cv["tikhonov"]["fold_accuracies"] = list(best + 0.002 * np.arange(10) % 0.01)    # as good, fold by fold
     assert matches(doctored).status == REPRODUCED
     trivial = copy.deepcopy(doctored)                                 # a benchmark the trivial method also passes
     for name in ("mutag", "cuneiform"):
-        trivial["majority_10fold"][name]["fold_accuracies"] = trivial[f"{name}_10fold"]["tikhonov"]["fold_accuracies"]
+        trivial["majority_10fold"][name]["fold_accuracies"] = trivial["tuned_cv"][name]["tikhonov"]["fold_accuracies"]
     assert matches(trivial).status == "partly"
     assert {c["name"]: c["holds"] for c in matches(trivial).controls}["majority"] is False
     # The earlier rule's means, within 3 points, are not enough: a wide paired interval does not pass.
     wide = copy.deepcopy(RESULT)
-    cv = wide["mutag_10fold"]
+    cv = wide["tuned_cv"]["mutag"]
     cv["tikhonov"]["fold_accuracies"] = list(np.array(cv["gin"]["fold_accuracies"]) + np.tile([0.15, -0.17], 5))
     assert abs(np.mean(cv["tikhonov"]["fold_accuracies"]) - np.mean(cv["gin"]["fold_accuracies"])) < 0.03
     assert not any(f["passed"] for f in matches(wide).decision["checks"] if f["name"] == "every")
