@@ -28,9 +28,8 @@ class TikhonovConfig(Config):
     p_init: str = choice("flat", ("flat", "laplacian"), doc="p at initialisation: 'flat' (p = 1 on the whole spectrum: "
                          "a penalty on ||z||^2 with no topology, so the layer starts local) or 'laplacian' (p(λ) ≈ λ, "
                          "the classical graph Tikhonov penalty z^T L z, so it starts global)")
-    q_init: float = param(0.0, low=0.0, high=100.0, doc="q at initialisation on every node (the Q-network's output "
-                          "bias set to softplus^-1(q_init - eps_q), its weights as drawn); 0 keeps PyTorch's draw "
-                          "(q about 0.7)")
+    q_init: float = param(0.0, low=0.0, high=100.0, doc="q at initialisation on every node (the Q-network's last "
+                          "layer: weight 0, bias softplus^-1(q_init - eps_q)); 0 keeps PyTorch's draw (q about 0.7)")
     solver: str = choice("dense", ("dense", "cg"), doc="dense solve (small graphs) or matrix-free CG")
     encoder: str = choice("linear", ("linear", "mlp"), doc="what the Tikhonov layer propagates: a linear or an MLP "
                           "map of the node features (an MLP can decide on a node's own features before q acts)")
