@@ -341,7 +341,8 @@ def seed_test_calibration(n_seeds: int = len(LONG_RANGE_SEEDS), n_targets: int =
     mean accuracy sits exactly on its bar: seeds alike (each Binomial(n_targets, 0.75) / n_targets), or half the
     seeds reading the value (accuracy 1) and half at chance (0.5), the way training fails; for the paired
     difference of two models with the same accuracy per seed, measured on independent test draws; and for
-    matches_baselines' paired folds when Tikhonov is exactly the margin under a baseline (10 folds of 19 graphs)."""
+    matches_baselines' paired folds when Tikhonov is exactly the margin under a baseline (10 folds of 19 graphs);
+    and, for faithful_explanations, the t and bootstrap intervals over 10 or 2 trained runs whose AUROC is 0.5."""
     from core.common.calibration import false_positive_rate
     from core.common.decisions import Bootstrap, PairedT
 
@@ -358,23 +359,20 @@ def seed_test_calibration(n_seeds: int = len(LONG_RANGE_SEEDS), n_targets: int =
         a = rng.uniform(0.7, 0.9, n_folds)
         return (rng.binomial(per_fold, a - MATCH_MARGIN) - rng.binomial(per_fold, a)) / per_fold
 
-    out = {}
     boot = lambda k: (lambda rng: rng.normal(0.5, 0.12, k))   # noqa: E731 - AUROCs of runs whose q knows nothing
-    for name, decision, simulate, used in (
-            ("bootstrap over 10 trained runs, AUROC at 0.5", Bootstrap(0.5, "above"), boot(10), False),
-            ("bootstrap over 2 trained runs, AUROC at 0.5", Bootstrap(0.5, "above"), boot(2), False),
-            ("t interval over 10 trained runs, AUROC at 0.5", PairedT(0.5, "above"), boot(10), True),
-            ("t interval over 2 trained runs, AUROC at 0.5", PairedT(0.5, "above"), boot(2), True)):
-        c = false_positive_rate(passes(decision), simulate, alpha=0.025, n_draws=n_draws // 4, seed=0)
+    scenarios = (  # name, the decision, the null simulated, whether a rule uses it, draws
+        ("bootstrap over 10 trained runs, AUROC at 0.5", Bootstrap(0.5, "above"), boot(10), False, n_draws // 4),
+        ("bootstrap over 2 trained runs, AUROC at 0.5", Bootstrap(0.5, "above"), boot(2), False, n_draws // 4),
+        ("t interval over 10 trained runs, AUROC at 0.5", PairedT(0.5, "above"), boot(10), True, n_draws // 4),
+        ("t interval over 2 trained runs, AUROC at 0.5", PairedT(0.5, "above"), boot(2), True, n_draws // 4),
+        ("bar, seeds alike", bar, alike, True, n_draws), ("bar, half the seeds fail", bar, split, True, n_draws),
+        ("paired difference, equal models", PairedT(0.0, "above"), paired, True, n_draws),
+        ("non-inferiority over 10 folds, at the margin", PairedT(-MATCH_MARGIN, "above"), folds, True, n_draws))
+    out = {}
+    for name, decision, simulate, used, draws in scenarios:
+        c = false_positive_rate(passes(decision), simulate, alpha=0.025, n_draws=draws, seed=0)
         out[name] = {"rate": c.rate, "interval": list(c.interval), "alpha": c.alpha, "verdict": c.verdict,
                      "n_draws": c.n_draws, "used": used}
-    for name, decision, simulate in (("bar, seeds alike", bar, alike), ("bar, half the seeds fail", bar, split),
-                                     ("paired difference, equal models", PairedT(0.0, "above"), paired),
-                                     ("non-inferiority over 10 folds, at the margin",
-                                      PairedT(-MATCH_MARGIN, "above"), folds)):
-        c = false_positive_rate(passes(decision), simulate, alpha=0.025, n_draws=n_draws, seed=0)
-        out[name] = {"rate": c.rate, "interval": list(c.interval), "alpha": c.alpha, "verdict": c.verdict,
-                     "n_draws": c.n_draws, "used": True}
     return out
 
 
@@ -417,6 +415,16 @@ def long_range_capacity(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
     return {"distance": distance, "runs": rows}
 
 
+def sweep_values(grid: str) -> list:
+    """Every cell's values of this bench's sweep ``grid``, run through bench/run.py (resuming finished cells)."""
+    from bench.run import run_sweep
+
+    cells = json.loads(run_sweep("tikhonov_gnn", grid).path.read_text())
+    if cells["failed"]:
+        raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
+    return [c["values"] for c in cells["cells"]]
+
+
 def tuned_fold(name: str, model: str, fold: int) -> dict:
     """Fold ``fold`` (1-10) of the benchmark's 10-fold split: ``model`` selected from its budget on a validation
     split of the training fold, scored on the test fold (the same folds and seeds as cross_validate)."""
@@ -436,13 +444,8 @@ def tuned_fold(name: str, model: str, fold: int) -> dict:
 def tuned_cv() -> dict:
     """Every benchmark's tuned 10-fold accuracies, through bench/run.py (``python -m bench.run tikhonov_gnn --grid
     tuned_cv``), as {benchmark: {model: {fold_accuracies, mean, chosen}}}."""
-    from bench.run import run_sweep
-
-    cells = json.loads(run_sweep("tikhonov_gnn", "tuned_cv").path.read_text())
-    if cells["failed"]:
-        raise RuntimeError(f"tuned_cv: cells failed: {cells['failed']}")
     out = {}
-    for c in sorted((c["values"] for c in cells["cells"]), key=lambda v: v["fold"]):
+    for c in sorted(sweep_values("tuned_cv"), key=lambda v: v["fold"]):
         row = out.setdefault(c["benchmark"], {}).setdefault(c["model"], {"fold_accuracies": [], "chosen": []})
         row["fold_accuracies"].append(c["test_accuracy"])
         row["chosen"].append(c["chosen"])
@@ -455,13 +458,7 @@ def tuned_cv() -> dict:
 def long_range(grid: str = "long_range") -> dict:
     """Every long-range cell, through bench/run.py (resumable: ``python -m bench.run tikhonov_gnn --grid
     long_range`` runs the same cells, on Ray too)."""
-    from bench.run import run_sweep
-
-    done = run_sweep("tikhonov_gnn", grid)
-    cells = json.loads(done.path.read_text())
-    if cells["failed"]:
-        raise RuntimeError(f"long_range: cells failed: {cells['failed']}")
-    runs = [c["values"] for c in cells["cells"]]
+    runs = sweep_values(grid)
     by = accuracy_by_distance({"runs": runs})
     trend = [[d, *(float(np.mean(by[(d, m, False)])) for m in MODELS)] for d in sorted({r["distance"] for r in runs})]
     return {"runs": runs, "distances": sorted({r["distance"] for r in runs}), "trend": trend,
@@ -815,7 +812,7 @@ def describe(r: dict) -> dict:
         f"AUROC of q for the label-carrying nodes on the held-out graphs, judged among the runs that trained "
         f"(training accuracy ≥ {TRAINED_GATE}, read before any test graph) over seeds {GATED_SEEDS[0]} to "
         f"{GATED_SEEDS[-1]}, the shipped configuration: " + "; ".join(
-            f"{n}: {gated_figure(n, v)}; per seed (training accuracy / AUROC) " + ", ".join(
+            f"{gated_figure(n, v)}; per seed (training accuracy / AUROC) " + ", ".join(
                 f"{x['train_accuracy']:.2f} / {x['auroc']:.2f}" for x in v["runs"])
             + f"; labels shuffled, AUROC {np.mean([x['shuffled_auroc'] for x in v['runs']]):.2f}; untrained "
             f"{np.mean([x['untrained_auroc'] for x in v['runs']]):.2f}" for n, v in gated.items()) + "."
@@ -869,10 +866,18 @@ def describe(r: dict) -> dict:
         + (f"; with the path cut, Tikhonov {np.mean(cut):.2f} (chance 0.5)" if cut else "") + ". Per distance "
         "(Tikhonov / GCN / GIN): " + "; ".join(f"{t[0]}: " + " / ".join(f"{v:.2f}" for v in t[1:]) for t in lr["trend"])
         + ". " + capacity_note(r.get("long_range_capacity")) + " " + calibration_note(lr.get("calibration", {}))
-        + " The Tikhonov layer starts global (p(λ) ≈ λ, q small on every node); from the flat start (p = 1, R "
-        "diagonal) with the earlier budget (lr 0.01, 60 epochs, one seed) it did not train: 1.00 / 0.50 / 0.40 at "
-        "2 / 4 / 8 hops, training accuracy 0.50 to 0.58 (bench of 2026-12-01).")
+        + " The Tikhonov layer starts global (p(λ) ≈ λ, q small on every node)." + earlier_note(lr.get("earlier")))
     return out
+
+
+def earlier_note(earlier: dict | None) -> str:
+    """The stored runs of the earlier budget (flat start, lr 0.01, 60 epochs, one seed), Tikhonov's per distance."""
+    if not earlier:
+        return ""
+    tik = sorted((x for x in earlier["runs"] if x["model"] == "tikhonov"), key=lambda x: x["distance"])
+    return (" From the flat start (p = 1, R diagonal) with the earlier budget (" + earlier["note"].split(": ", 1)[-1]
+            + "), test / training accuracy: " + "; ".join(
+                f"{x['distance']} hops {x['test_accuracy']:.2f} / {x['train_accuracy']:.2f}" for x in tik) + ".")
 
 
 verdicts = judged("tikhonov_gnn", describe, COMMAND)

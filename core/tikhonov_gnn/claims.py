@@ -187,9 +187,9 @@ RULES = {
                             "more data does not close the gap to 0.85: our per-node readout lets the prediction "
                             "bypass q (the model's docstring: a constant q solves planted feature), which the paper's "
                             "claim excludes. The earlier figure (mean over seeds 0-4, trained or not: motifs 0.59, "
-                            "planted feature 0.75) is kept in the detail. Next: the collapse (a smaller step and the "
-                            "global start trained motif seed 1, not seed 3) and a readout that reaches the prediction "
-                            "only through R. Commands: python bench/tikhonov_gnn.py --parts DIR --section "
+                            "planted feature 0.75) is kept in the detail. Next: the collapse (the global start and the "
+                            "selection on validation that trained the long-range task) and a readout that reaches "
+                            "the prediction only through R. Commands: python bench/tikhonov_gnn.py --parts DIR --section "
                             "explanations_gated (and trend_explanations), then python bench/ledger.py tikhonov_gnn.",
                             trend="trend_explanations.trend")),
     "filter_reveals_homophily": Rule(
@@ -237,9 +237,9 @@ RULES = {
                             "while at 8 hops 4 of 5 read the value (1.00) where GCN and GIN sit at chance (0.48), the "
                             "cut-path null stays at chance (0.49: no leak), and with q set by hand one layer reads the "
                             "value 16 hops away on 2 of 3 design seeds (trained 600 epochs instead of 200: 1 of 3). "
-                            "The earlier figure (0.40 at 8 hops, one seed) came from a start that could not train: p "
-                            "flat (R diagonal, so an 8-hop signal sent no gradient) and lr 0.01 (the Q-network "
-                            "collapsed to one q); the Laplacian start and the selection from six configurations fixed "
+                            "The earlier figure (0.40 at 8 hops, one seed, lr 0.01, 60 epochs; kept under "
+                            "long_range.earlier) came from the flat start, where R is diagonal and an 8-hop signal "
+                            "sends no gradient; the Laplacian start and the selection from six configurations fixed "
                             "8 hops, not 16. Next: an optimiser that trains at 16 hops (restarts or a schedule, given "
                             "to every model alike). Commands: python -m bench.run tikhonov_gnn --grid long_range; "
                             "python bench/tikhonov_gnn.py --parts DIR --section long_range_capacity; python "

@@ -60,21 +60,23 @@ def predict(model, batch: Batch) -> torch.Tensor:
         return model(batch.x, batch.adjacency, batch.mask).argmax(-1)
 
 
+def _hits(model, dataset: Dataset, index) -> torch.Tensor:
+    """Whether each labelled target (a graph, or a labelled node) at ``index`` is predicted right."""
+    batch = collate(dataset, index)
+    valid = batch.y != -100
+    return predict(model, batch)[valid] == batch.y[valid]
+
+
 def correct_count(model, dataset: Dataset, index) -> tuple[int, int]:
     """(correct predictions, labelled targets) on the graphs at ``index``: graphs, or labelled nodes."""
-    batch = collate(dataset, index)
-    pred = predict(model, batch)
-    valid = batch.y != -100
-    return int((pred[valid] == batch.y[valid]).sum()), int(valid.sum())
+    hits = _hits(model, dataset, index)
+    return int(hits.sum()), hits.numel()
 
 
 def accuracy(model, dataset: Dataset, index) -> float:
     if len(index) == 0:
         return float("nan")
-    batch = collate(dataset, index)
-    pred = predict(model, batch)
-    valid = batch.y != -100
-    return float((pred[valid] == batch.y[valid]).float().mean())   # float32, as the stored curves were computed
+    return float(_hits(model, dataset, index).float().mean())   # float32, as the stored curves were computed
 
 
 @dataclass
