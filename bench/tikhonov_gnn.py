@@ -153,6 +153,50 @@ def explanations_gated(name: str) -> dict:
     return {"runs": rows, "gate": TRAINED_GATE, "seeds": list(GATED_SEEDS)}
 
 
+EXPLAIN_BUDGET = ({}, {"lr": 0.003, "epochs": 200})   # the shipped configuration, and a slower, longer one
+
+
+def _fell_back(curve, gate: float = TRAINED_GATE) -> bool:
+    """A run that reached the gate at some epoch and ended below it (learned, then collapsed)."""
+    return max(curve) >= gate > curve[-1]
+
+
+def _q_spread(model, graphs) -> float:
+    """Max minus min of q over the graphs' nodes, over its mean: 0 when one q sits on every node."""
+    q = np.concatenate([explain(model, g).q for g in graphs])
+    return float((q.max() - q.min()) / q.mean())
+
+
+def explanations_selected(name: str) -> dict:
+    """The gated measure with the collapse diagnosed: per seed (GATED_SEEDS), each configuration of EXPLAIN_BUDGET
+    trained on the same inner split of the training graphs, the best on validation kept (tuning.select; no test
+    graph read), its q scored on the held-out graphs. Every configuration's training curve says whether a run
+    learned and then fell back to chance. The null, the same selection on the graphs with their training labels
+    shuffled."""
+    from core.tikhonov_gnn.training import holdout_split
+    from core.tikhonov_gnn.tuning import select
+
+    rows = []
+    for seed in GATED_SEEDS:
+        data = load_dataset(name, seed=seed)
+        configs = [recommended_config(name, **c) for c in EXPLAIN_BUDGET]
+        train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
+        test = [data.graphs[i] for i in test_index]
+        chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
+        shuffled = select(configs, shuffled_labels(data, train_index, seed), seed, test_index=test_index,
+                          train_index=train_index)
+        rows.append({"seed": seed, "chosen": chosen.index, "validation": chosen.validation,
+                     "train_accuracy": chosen.train_accuracy, "test_accuracy": chosen.test_accuracy,
+                     "auroc": explanation_auroc(chosen.model, test), "q_spread": _q_spread(chosen.model, test),
+                     "peak_train_accuracy": [max(c) for c in chosen.train_curves],
+                     "final_train_accuracy": [c[-1] for c in chosen.train_curves],
+                     "fell_back": [_fell_back(c) for c in chosen.train_curves],
+                     "shuffled_train_accuracy": shuffled.train_accuracy,
+                     "shuffled_auroc": explanation_auroc(shuffled.model, test)})
+    return {"runs": rows, "gate": TRAINED_GATE, "seeds": list(GATED_SEEDS),
+            "budget": [{"lr": c.lr, "epochs": c.epochs} for c in (recommended_config(name, **b) for b in EXPLAIN_BUDGET)]}
+
+
 TREND_SIZES = (150, 300, 600)        # planted-feature graphs per dataset (300 is the shipped size)
 
 
@@ -258,7 +302,8 @@ def smoothing() -> dict:
 LONG_RANGE_DISTANCES = (2, 4, 8, 16)
 LONG_RANGE_SEEDS = (10, 11, 12, 13, 14)
 LONG_RANGE_LRS = (0.01, 0.003, 0.001)
-SWEEP_GRIDS = ("small", "long_range", "tuned_cv")
+LONG_RANGE_GRIDS = {"long_range_near": (2, 4), "long_range_far": (8, 16)}   # each grid under 20 minutes on 2 cores
+SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, "tuned_cv")
 TUNED_LRS, TUNED_HIDDEN = (0.01, 0.003, 0.001), (32, 64)   # every model's budget on the benchmarks: 6 configurations
 
 
@@ -288,9 +333,14 @@ def sweep(grid: str) -> list:
     if grid == "tuned_cv":
         return [Cell(f"tuned_cv-{b}-{m}-fold{k:02d}", {"benchmark": b, "model": m, "fold": k}, 0)
                 for b in ("mutag", "cuneiform") for m in MODELS for k in range(1, 11)]
+    if grid not in LONG_RANGE_GRIDS:
+        raise ValueError(f"grid must be one of {SWEEP_GRIDS}, got {grid!r}")
+    distances = LONG_RANGE_GRIDS[grid]
     cells = [Cell(f"long_range-d{d:02d}-{m}-seed{s}", {"distance": d, "model": m}, s)
-             for d in LONG_RANGE_DISTANCES for m in MODELS for s in LONG_RANGE_SEEDS]
+             for d in distances for m in MODELS for s in LONG_RANGE_SEEDS]
     far = max(LONG_RANGE_DISTANCES)
+    if far not in distances:
+        return cells
     return cells + [Cell(f"long_range-d{far:02d}-tikhonov-cut-seed{s}", {"distance": far, "model": "tikhonov",
                                                                        "cut": True}, s) for s in LONG_RANGE_SEEDS]
 
@@ -455,17 +505,33 @@ def tuned_cv() -> dict:
     return out
 
 
-def long_range(grid: str = "long_range") -> dict:
-    """Every long-range cell, through bench/run.py (resumable: ``python -m bench.run tikhonov_gnn --grid
-    long_range`` runs the same cells, on Ray too)."""
-    runs = sweep_values(grid)
+def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
+    """Every long-range cell, through bench/run.py, one sweep per grid (resumable: ``python -m bench.run
+    tikhonov_gnn --grid long_range_near`` runs the same cells, on Ray too); each grid's wall seconds kept."""
+    from bench.run import OUT, run_sweep
+
+    runs, seconds = [], {}
+    for grid in grids:
+        timings = OUT / f"tikhonov_gnn-{grid}.timings.json"
+        before = json.loads(timings.read_text()) if timings.exists() else {}   # the run that ran every cell
+        done = run_sweep("tikhonov_gnn", grid)
+        cells = json.loads(done.path.read_text())
+        if cells["failed"]:
+            raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
+        runs += [c["values"] for c in cells["cells"]]
+        cell = [c["cell_seconds"] for c in json.loads(timings.read_text())["cells"].values()]
+        whole = before.get("cells_run") == len(cell)
+        seconds[grid] = {"wall": round(before["wall_seconds"], 1) if whole else None,   # None: run in pieces
+                         "engine": before["engine"] if whole else None, "cells": len(cell),
+                         "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1)}
     by = accuracy_by_distance({"runs": runs})
     trend = [[d, *(float(np.mean(by[(d, m, False)])) for m in MODELS)] for d in sorted({r["distance"] for r in runs})]
     return {"runs": runs, "distances": sorted({r["distance"] for r in runs}), "trend": trend,
             "trend_columns": ["distance", *(f"{m} mean test accuracy" for m in MODELS)],
             "calibration": seed_test_calibration(),
             "seeds": sorted({r["seed"] for r in runs}), "budget": "6 configurations x 200 epochs per model, selected "
-            "on 20 % of the training graphs", "command": "python -m bench.run tikhonov_gnn --grid long_range"}
+            "on 20 % of the training graphs", "grid_seconds": seconds,
+            "command": " && ".join(f"python -m bench.run tikhonov_gnn --grid {g}" for g in grids)}
 
 
 SCALING_CHILD = r"""
@@ -543,12 +609,18 @@ SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": l
             "majority_10fold": lambda: {n: majority_cv(n) for n in ("mutag", "cuneiform")},
             "long_range_capacity": long_range_capacity,
             "explanations_gated": lambda: {n: explanations_gated(n) for n in ("motifs", "planted_feature")},
+            "explanations_selected": lambda: {n: explanations_selected(n) for n in ("motifs", "planted_feature")},
             "trend_explanations": explanations_trend,
             "tuned_cv": tuned_cv,
             "explanations": explanations, "explanations_linear_readout": explanations_linear_readout,
             "filters": filters, "identifiability": identifiability,
             "smoothing": smoothing, "long_range": long_range, "scaling": scaling,
             "checkpoint_bytes": checkpoint_bytes, "page": page}
+
+
+PER_DATASET = {"explanations": explanation_quality,   # the sections that run one explanation dataset at a time
+               "explanations_linear_readout": lambda n: explanation_quality(n, readout="linear"),
+               "explanations_gated": explanations_gated, "explanations_selected": explanations_selected}
 
 
 def table(r: dict) -> str:
@@ -637,7 +709,8 @@ def main(argv=None) -> int:
     parser.add_argument("--parts", type=Path, help="a folder for per-section results")
     parser.add_argument("--section", choices=sorted(SECTIONS))
     parser.add_argument("--model", choices=MODELS, help="with a *_10fold section: only this model")
-    parser.add_argument("--dataset", help="with the explanations section: only this dataset")
+    parser.add_argument("--dataset", choices=("motifs", "planted_feature"),
+                        help="with an explanations section: only this dataset")
     parser.add_argument("--available-only", action="store_true",
                         help="with --parts: write the results from the parts there, leaving out missing sections")
     args = parser.parse_args(argv)
@@ -650,8 +723,9 @@ def main(argv=None) -> int:
             value = benchmark_cv(args.section[: -len("_10fold")], (args.model,))
             name = f"{args.section}.{args.model}"
         elif args.dataset:
-            run = explanations_linear_readout if args.section == "explanations_linear_readout" else explanations
-            value, name = run((args.dataset,)), f"{args.section}.{args.dataset}"
+            if args.section not in PER_DATASET:
+                parser.error(f"--dataset: only with a section of {', '.join(PER_DATASET)}")
+            value, name = {args.dataset: PER_DATASET[args.section](args.dataset)}, f"{args.section}.{args.dataset}"
         else:
             value, name = SECTIONS[args.section](), args.section
         (args.parts / f"{name}.json").write_text(json.dumps({"value": value, "seconds": time.perf_counter() - t0}))

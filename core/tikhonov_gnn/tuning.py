@@ -7,7 +7,7 @@ figure. The test graphs are never seen by the selection; nothing is retrained af
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,6 +28,11 @@ class Selected:
         The chosen model's accuracy on its training graphs and on the held-out test graphs.
     test_correct, test_count : int
         Correct held-out predictions and their number (the labelled nodes of node tasks), for binomial intervals.
+    model : torch.nn.Module
+        The chosen configuration's trained model (as trained on the inner split: nothing is retrained).
+    train_curves : list of list of float
+        Every configuration's training accuracy after each epoch, in the order given (to see a run that learned
+        and then fell back).
     """
 
     index: int
@@ -36,6 +41,8 @@ class Selected:
     test_accuracy: float
     test_correct: int
     test_count: int
+    model: object = field(default=None, repr=False, compare=False)
+    train_curves: list = field(default_factory=list, repr=False, compare=False)
 
 
 def select(configs, dataset, seed: int, test_index=None, train_index=None, validation_fraction: float = 0.2) -> Selected:
@@ -87,7 +94,7 @@ def select(configs, dataset, seed: int, test_index=None, train_index=None, valid
     model = runs[best].model
     correct, count = correct_count(model, dataset, test_index)
     return Selected(best, [float(s) for s in scores], float(runs[best].train_accuracy[-1]), correct / count,
-                    correct, count)
+                    correct, count, model, [[float(a) for a in r.train_accuracy] for r in runs])
 
 
 def _inner_split(dataset, train_index, fraction: float, seed: int):

@@ -170,6 +170,20 @@ def test_the_small_long_range_sweep_runs_each_model_on_its_budget(tmp_path):
     assert tik["chosen"]["q_init"] in (0.01, 0.05)
 
 
+def test_the_long_range_grids_split_the_cells_once_each_with_the_cut_null_beside_the_farthest_distance():
+    near, far = (bench.sweep(g) for g in bench.LONG_RANGE_GRIDS)
+    names = [c.name for c in near + far]
+    assert len(names) == len(set(names))          # no cell twice: a grid resumes only its own cells
+    per = len(bench.MODELS) * len(bench.LONG_RANGE_SEEDS)
+    distances = [d for ds in bench.LONG_RANGE_GRIDS.values() for d in ds]
+    assert sorted(distances) == sorted(bench.LONG_RANGE_DISTANCES)
+    assert len(near) == per * len(bench.LONG_RANGE_GRIDS["long_range_near"])
+    cut = [c for c in far if c.params.get("cut")]
+    assert {c.params["distance"] for c in cut} == {max(bench.LONG_RANGE_DISTANCES)} and len(cut) == len(bench.LONG_RANGE_SEEDS)
+    with pytest.raises(ValueError, match="grid"):
+        bench.sweep("long_range")                 # the former single grid is gone
+
+
 def matches(result):
     (v,) = [v for v in bench.verdicts(result) if v.claim_id == "matches_baselines"]
     return v
@@ -200,3 +214,22 @@ def test_the_matches_verdict_is_paired_non_inferiority_with_the_trivial_method_a
     assert not any(f["passed"] for f in matches(wide).decision["checks"] if f["name"] == "every")
     shipped = {v["claim_id"]: v for v in RESULT["verdicts"]}["matches_baselines"]
     assert "power" in shipped["detail"] and shipped.get("diagnosis", {}).get("cause") != "undiagnosed"
+
+
+def test_a_run_that_learned_and_fell_back_is_told_from_one_that_never_learned_or_stayed():
+    assert bench._fell_back([0.5, 0.99, 0.95, 0.5])
+    assert not bench._fell_back([0.5, 0.5, 0.5])            # never learned
+    assert not bench._fell_back([0.5, 0.99, 0.97])          # learned and stayed
+    assert not bench._fell_back([0.5, 0.89, 0.5])           # never reached the gate
+
+
+def test_the_selected_explanations_keep_the_best_on_validation_and_score_its_q(monkeypatch):
+    monkeypatch.setattr(bench, "GATED_SEEDS", (10,))
+    monkeypatch.setattr(bench, "EXPLAIN_BUDGET", ({"epochs": 2, "lr": 1e-7}, {"epochs": 3}))
+    out = bench.explanations_selected("planted_feature")
+    (row,) = out["runs"]
+    assert row["chosen"] == int(np.argmax(row["validation"])) and len(row["validation"]) == 2
+    assert [len(x) for x in (row["peak_train_accuracy"], row["fell_back"])] == [2, 2]
+    assert row["final_train_accuracy"][row["chosen"]] == pytest.approx(row["train_accuracy"])
+    assert 0 <= row["auroc"] <= 1 and 0 <= row["shuffled_auroc"] <= 1 and row["q_spread"] >= 0
+    assert out["budget"] == [{"lr": 1e-7, "epochs": 2}, {"lr": 0.01, "epochs": 3}]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core.tikhonov_gnn import TikhonovConfig, load_dataset
-from core.tikhonov_gnn.training import holdout_split
+from core.tikhonov_gnn.training import correct_count, holdout_split
 from core.tikhonov_gnn.tuning import select
 
 DATA = load_dataset("mutag")
@@ -18,6 +18,10 @@ def test_the_configuration_best_on_validation_is_kept_and_scored_on_the_test_gra
     assert s.index == int(np.argmax(s.validation)) and s.validation[1] > s.validation[0]   # lr 1e-7 learns nothing
     _, test = holdout_split(DATA, GRID[0].test_fraction, 0)
     assert s.test_count == len(test) and s.test_accuracy == pytest.approx(s.test_correct / s.test_count)
+    assert [len(c) for c in s.train_curves] == [g.epochs for g in GRID]          # every configuration's curve
+    assert s.train_curves[s.index][-1] == pytest.approx(s.train_accuracy)
+    correct, count = correct_count(s.model, DATA, test)                            # the kept model is the chosen one
+    assert (correct, count) == (s.test_correct, s.test_count)
 
 
 def test_the_test_graphs_never_choose():
