@@ -200,8 +200,9 @@ def explanations_selected(name: str) -> dict:
 TREND_SIZES = (150, 300, 600)        # planted-feature graphs per dataset (300 is the shipped size)
 
 
-def explanations_trend(sizes=TREND_SIZES) -> dict:
-    """The gated AUROC on planted_feature as the training set grows (the same seeds and configuration)."""
+def explanations_trend(sizes=TREND_SIZES, **changes) -> dict:
+    """The gated AUROC on planted_feature as the training set grows (the same seeds and configuration, with
+    ``changes``: readout="linear" is the variant whose node reaches the prediction only through R)."""
     from core.tikhonov_gnn.data import make_planted_feature
 
     trend, rows = [], []
@@ -209,14 +210,15 @@ def explanations_trend(sizes=TREND_SIZES) -> dict:
         aurocs = []
         for seed in GATED_SEEDS:
             data = make_planted_feature(n_graphs=n, seed=seed)
-            result = train(recommended_config("planted_feature"), data, seed=seed)
+            result = train(recommended_config("planted_feature", **changes), data, seed=seed)
             trained = float(result.train_accuracy[-1]) >= TRAINED_GATE
             auroc = explanation_auroc(result.model, [data.graphs[i] for i in result.test_index])
             rows.append({"graphs": n, "seed": seed, "trained": trained, "auroc": auroc})
             if trained:
                 aurocs.append(auroc)
         trend.append([n, float(np.mean(aurocs)) if aurocs else None, len(aurocs)])
-    return {"runs": rows, "trend": trend, "trend_columns": ["graphs", "mean AUROC of trained runs", "trained runs"]}
+    return {"runs": rows, "trend": trend, "trend_columns": ["graphs", "mean AUROC of trained runs", "trained runs"],
+            "config_changes": changes}
 
 
 def explanations(names=("motifs", "planted_feature")) -> dict:
@@ -302,7 +304,10 @@ def smoothing() -> dict:
 LONG_RANGE_DISTANCES = (2, 4, 8, 16)
 LONG_RANGE_SEEDS = (10, 11, 12, 13, 14)
 LONG_RANGE_LRS = (0.01, 0.003, 0.001)
-LONG_RANGE_GRIDS = {"long_range_near": (2, 4), "long_range_far": (8, 16)}   # each grid under 20 minutes on 2 cores
+# The sweep's grids, (distances, seeds) each, sized to run in under 20 minutes on 2 cores (16 GIN layers at 16 hops:
+# about 270 s a cell, so the farthest distance is split by seed).
+LONG_RANGE_GRIDS = {"long_range_near": ((2, 4), LONG_RANGE_SEEDS), "long_range_mid": ((8,), LONG_RANGE_SEEDS),
+                    "long_range_far": ((16,), LONG_RANGE_SEEDS[:3]), "long_range_far_b": ((16,), LONG_RANGE_SEEDS[3:])}
 SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, "tuned_cv")
 TUNED_LRS, TUNED_HIDDEN = (0.01, 0.003, 0.001), (32, 64)   # every model's budget on the benchmarks: 6 configurations
 
@@ -335,14 +340,14 @@ def sweep(grid: str) -> list:
                 for b in ("mutag", "cuneiform") for m in MODELS for k in range(1, 11)]
     if grid not in LONG_RANGE_GRIDS:
         raise ValueError(f"grid must be one of {SWEEP_GRIDS}, got {grid!r}")
-    distances = LONG_RANGE_GRIDS[grid]
+    distances, seeds = LONG_RANGE_GRIDS[grid]
     cells = [Cell(f"long_range-d{d:02d}-{m}-seed{s}", {"distance": d, "model": m}, s)
-             for d in distances for m in MODELS for s in LONG_RANGE_SEEDS]
+             for d in distances for m in MODELS for s in seeds]
     far = max(LONG_RANGE_DISTANCES)
     if far not in distances:
         return cells
     return cells + [Cell(f"long_range-d{far:02d}-tikhonov-cut-seed{s}", {"distance": far, "model": "tikhonov",
-                                                                       "cut": True}, s) for s in LONG_RANGE_SEEDS]
+                                                                       "cut": True}, s) for s in seeds]
 
 
 def run_cell(cell):
@@ -523,7 +528,9 @@ def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
         whole = before.get("cells_run") == len(cell)
         seconds[grid] = {"wall": round(before["wall_seconds"], 1) if whole else None,   # None: run in pieces
                          "engine": before["engine"] if whole else None, "cells": len(cell),
-                         "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1)}
+                         "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1),
+                         # any order of the cells on 2 workers ends by then (list scheduling: total / 2 + longest)
+                         "wall_bound_2_workers": round(sum(cell) / 2 + max(cell), 1)}
     by = accuracy_by_distance({"runs": runs})
     trend = [[d, *(float(np.mean(by[(d, m, False)])) for m in MODELS)] for d in sorted({r["distance"] for r in runs})]
     return {"runs": runs, "distances": sorted({r["distance"] for r in runs}), "trend": trend,
@@ -611,6 +618,7 @@ SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": l
             "explanations_gated": lambda: {n: explanations_gated(n) for n in ("motifs", "planted_feature")},
             "explanations_selected": lambda: {n: explanations_selected(n) for n in ("motifs", "planted_feature")},
             "trend_explanations": explanations_trend,
+            "trend_explanations_linear_readout": lambda: explanations_trend(readout="linear"),
             "tuned_cv": tuned_cv,
             "explanations": explanations, "explanations_linear_readout": explanations_linear_readout,
             "filters": filters, "identifiability": identifiability,
@@ -791,10 +799,22 @@ def bootstrap_note(cal: dict) -> str:
         + ".")
 
 
-def trend_note(t: dict | None) -> str:
+def selected_note(name: str, v: dict) -> str:
+    """One dataset's selected runs: the gated figure, per seed, the runs that learned and fell back, the null."""
+    rows = v["runs"]
+    fell = [sum(x["fell_back"][k] for x in rows) for k in range(len(v["budget"]))]
+    flat = [x for x in rows if x["train_accuracy"] >= v["gate"] and x["q_spread"] < 1e-3]
+    return (f"{gated_figure(name, v)}, per seed (configuration chosen / training accuracy / AUROC) " + ", ".join(
+        f"{x['chosen'] + 1} / {x['train_accuracy']:.2f} / {x['auroc']:.2f}" for x in rows)
+        + f"; {len(flat)} trained run{'s' if len(flat) != 1 else ''} with one q on every node (the prediction from p "
+        "alone); runs that reached the gate and ended below it, per configuration: " + ", ".join(map(str, fell))
+        + f"; labels shuffled (the same selection), AUROC {np.mean([x['shuffled_auroc'] for x in rows]):.2f}")
+
+
+def trend_note(t: dict | None, what: str = " Planted feature") -> str:
     if not t:
-        return " The trend over training-set size was not measured in this run."
-    return (" Planted feature as the training set grows (graphs: mean AUROC of the trained runs, runs trained): "
+        return f"{what}: the trend over training-set size was not measured in this run."
+    return (f"{what} as the training set grows (graphs: mean AUROC of the trained runs, runs trained): "
             + "; ".join(f"{n}: {'-' if a is None else f'{a:.2f}'} ({k} of {len(GATED_SEEDS)})" for n, a, k in t["trend"])
             + ".")
 
@@ -880,19 +900,26 @@ def describe(r: dict) -> dict:
             f"{n} {v['auroc_mean']:.2f} (per seed AUROC / test accuracy " + ", ".join(
                 f"{x['auroc']:.2f} / {x['accuracy']:.2f}" for x in v["runs"]) + ")" for n, v in ex.items())
         + "." + within_note(ex) + variant_note(r))
-    out["faithful_explanations"] = ("", "The gated explanation runs did not finish in this bench run." + earlier) \
-        if set(gated) != {"motifs", "planted_feature"} else (
-        ", ".join(gated_figure(n, v) for n, v in gated.items()),
+    selected = r.get("explanations_selected", {})
+    shipped = "" if set(gated) != {"motifs", "planted_feature"} else (
+        " The shipped configuration alone (no selection; seeds " f"{GATED_SEEDS[0]}-{GATED_SEEDS[-1]}): " + "; ".join(
+            f"{gated_figure(n, v)}, per seed (training accuracy / AUROC) " + ", ".join(
+                f"{x['train_accuracy']:.2f} / {x['auroc']:.2f}" for x in v["runs"]) for n, v in gated.items())
+        + "; untrained, AUROC " + ", ".join(f"{n} {np.mean([x['untrained_auroc'] for x in v['runs']]):.2f}"
+                                            for n, v in gated.items()) + ".")
+    out["faithful_explanations"] = ("", "The selected explanation runs did not finish in this bench run." + shipped
+                                    + earlier) if set(selected) != {"motifs", "planted_feature"} else (
+        ", ".join(gated_figure(n, v) for n, v in selected.items()),
         f"AUROC of q for the label-carrying nodes on the held-out graphs, judged among the runs that trained "
         f"(training accuracy ≥ {TRAINED_GATE}, read before any test graph) over seeds {GATED_SEEDS[0]} to "
-        f"{GATED_SEEDS[-1]}, the shipped configuration: " + "; ".join(
-            f"{gated_figure(n, v)}; per seed (training accuracy / AUROC) " + ", ".join(
-                f"{x['train_accuracy']:.2f} / {x['auroc']:.2f}" for x in v["runs"])
-            + f"; labels shuffled, AUROC {np.mean([x['shuffled_auroc'] for x in v['runs']]):.2f}; untrained "
-            f"{np.mean([x['untrained_auroc'] for x in v['runs']]):.2f}" for n, v in gated.items()) + "."
-        + trend_note(r.get("trend_explanations")) + bootstrap_note(r.get("long_range", {}).get("calibration", {}))
+        f"{GATED_SEEDS[-1]}; each seed's model selected on 20 % of its training graphs from "
+        + " and ".join(f"lr {b['lr']:g} x {b['epochs']} epochs" for b in next(iter(selected.values()))["budget"])
+        + " (the first is the shipped configuration): " + "; ".join(selected_note(n, v) for n, v in selected.items())
+        + "." + trend_note(r.get("trend_explanations"))
+        + trend_note(r.get("trend_explanations_linear_readout"), " With the linear readout (variant)")
+        + bootstrap_note(r.get("long_range", {}).get("calibration", {}))
         + " The layer propagates a linear map of the features (an MLP encoder let the readout ignore q); the motif "
-        "classes have the same edge count and degree multiset." + earlier)
+        "classes have the same edge count and degree multiset." + shipped + earlier)
 
     kinds = {name: [x["kind"] for x in v["runs"]] for name, v in r["filters"].items()}
     want = {"sbm_homophilic": "low-pass", "sbm_heterophilic": "high-pass"}

@@ -35,26 +35,32 @@ def test_explanation_auroc_is_stored_per_seed_for_both_datasets_with_its_control
 
 
 def test_the_explanation_verdict_is_judged_among_trained_runs_against_its_nulls_and_can_flip():
-    gated = RESULT["explanations_gated"]
-    assert set(gated) == {"motifs", "planted_feature"}
-    for v in gated.values():
-        assert [x["seed"] for x in v["runs"]] == list(bench.GATED_SEEDS) and len(bench.GATED_SEEDS) >= 10
-        assert not set(bench.GATED_SEEDS) & set(bench.SEEDS)          # new seeds, not those the collapse was seen on
+    for section in ("explanations_gated", "explanations_selected"):
+        assert set(RESULT[section]) == {"motifs", "planted_feature"}
+        for v in RESULT[section].values():
+            assert [x["seed"] for x in v["runs"]] == list(bench.GATED_SEEDS) and len(bench.GATED_SEEDS) >= 10
+            assert not set(bench.GATED_SEEDS) & set(bench.SEEDS)      # new seeds, not those the collapse was seen on
+    for v in RESULT["explanations_selected"].values():
+        for x in v["runs"]:                                          # the chosen configuration is the best on validation
+            assert x["chosen"] == int(np.argmax(x["validation"]))
+            assert x["final_train_accuracy"][x["chosen"]] == pytest.approx(x["train_accuracy"])
     shipped = {v["claim_id"]: v for v in RESULT["verdicts"]}["faithful_explanations"]
     assert shipped["status"] == faithful(RESULT).status
     doctored = copy.deepcopy(RESULT)
-    for v in doctored["explanations_gated"].values():
+    for k, x in enumerate(x for v in doctored["explanations_gated"].values() for x in v["runs"]):
+        x["untrained_auroc"] = 0.5 + 0.02 * (k % 2 - 0.5)
+    for v in doctored["explanations_selected"].values():
         for k, x in enumerate(v["runs"]):
             x["train_accuracy"], x["auroc"] = 1.0, 0.93 + 0.005 * (k % 4)
-            x["shuffled_auroc"], x["untrained_auroc"] = 0.5 + 0.01 * (k % 3 - 1), 0.5 + 0.02 * (k % 2 - 0.5)
+            x["shuffled_auroc"] = 0.5 + 0.01 * (k % 3 - 1)
     assert faithful(doctored).status == REPRODUCED
     leak = copy.deepcopy(doctored)                  # the control: a model trained on shuffled labels also points there
-    for v in leak["explanations_gated"].values():
+    for v in leak["explanations_selected"].values():
         for k, x in enumerate(v["runs"]):
             x["shuffled_auroc"] = 0.9 + 0.005 * (k % 3)
     assert faithful(leak).status == "partly"
     collapsed = copy.deepcopy(doctored)             # runs that did not train are not judged: their q is left out
-    runs = collapsed["explanations_gated"]["motifs"]["runs"]
+    runs = collapsed["explanations_selected"]["motifs"]["runs"]
     runs[0]["auroc"], runs[1]["auroc"] = 0.95, 0.80
     for x in runs[2:]:
         x["train_accuracy"], x["auroc"] = 0.5, 0.2
@@ -75,7 +81,13 @@ def test_energy_curves_long_range_and_two_benchmarks_are_stored():
         | {(max(lr["distances"]), "tikhonov", True, s) for s in lr["seeds"]}
     assert len(lr["seeds"]) >= 5 and len(lr["distances"]) >= 3
     assert all(r["configs"] == 6 and len(r["validation"]) == 6 for r in lr["runs"])     # the same budget for all
-    assert [t[0] for t in RESULT["trend_explanations"]["trend"]] == list(bench.TREND_SIZES)
+    for name, changes in (("trend_explanations", {}), ("trend_explanations_linear_readout", {"readout": "linear"})):
+        t = RESULT[name]
+        assert [x[0] for x in t["trend"]] == list(bench.TREND_SIZES) and t["config_changes"] == changes
+        for n, mean, count in t["trend"]:                 # the trend is the mean of the trained runs at each size
+            trained = [x["auroc"] for x in t["runs"] if x["graphs"] == n and x["trained"]]
+            assert count == len(trained) and (mean is None) == (not trained)
+            assert mean is None or mean == pytest.approx(np.mean(trained))
     for name in ("mutag", "cuneiform"):
         cv = RESULT[f"{name}_10fold"]
         for m in ("tikhonov", "gcn", "gin"):
@@ -171,15 +183,16 @@ def test_the_small_long_range_sweep_runs_each_model_on_its_budget(tmp_path):
 
 
 def test_the_long_range_grids_split_the_cells_once_each_with_the_cut_null_beside_the_farthest_distance():
-    near, far = (bench.sweep(g) for g in bench.LONG_RANGE_GRIDS)
-    names = [c.name for c in near + far]
+    grids = {g: bench.sweep(g) for g in bench.LONG_RANGE_GRIDS}
+    names = [c.name for cells in grids.values() for c in cells]
     assert len(names) == len(set(names))          # no cell twice: a grid resumes only its own cells
-    per = len(bench.MODELS) * len(bench.LONG_RANGE_SEEDS)
-    distances = [d for ds in bench.LONG_RANGE_GRIDS.values() for d in ds]
-    assert sorted(distances) == sorted(bench.LONG_RANGE_DISTANCES)
-    assert len(near) == per * len(bench.LONG_RANGE_GRIDS["long_range_near"])
-    cut = [c for c in far if c.params.get("cut")]
-    assert {c.params["distance"] for c in cut} == {max(bench.LONG_RANGE_DISTANCES)} and len(cut) == len(bench.LONG_RANGE_SEEDS)
+    every = {(d, m, s) for d in bench.LONG_RANGE_DISTANCES for m in bench.MODELS for s in bench.LONG_RANGE_SEEDS}
+    plain = [(c.params["distance"], c.params["model"], c.seed) for cells in grids.values() for c in cells
+             if not c.params.get("cut")]
+    assert sorted(plain) == sorted(every)         # every distance, model and seed exactly once
+    cut = [c for cells in grids.values() for c in cells if c.params.get("cut")]
+    assert {c.params["distance"] for c in cut} == {max(bench.LONG_RANGE_DISTANCES)}
+    assert sorted(c.seed for c in cut) == list(bench.LONG_RANGE_SEEDS)
     with pytest.raises(ValueError, match="grid"):
         bench.sweep("long_range")                 # the former single grid is gone
 
