@@ -305,9 +305,10 @@ LONG_RANGE_DISTANCES = (2, 4, 8, 16)
 LONG_RANGE_SEEDS = (10, 11, 12, 13, 14)
 LONG_RANGE_LRS = (0.01, 0.003, 0.001)
 # The sweep's grids, (distances, seeds) each, sized to run in under 20 minutes on 2 cores (16 GIN layers at 16 hops:
-# about 270 s a cell, so the farthest distance is split by seed).
+# about 300 s a cell, so the farthest distance is split by seed, two seeds a grid).
 LONG_RANGE_GRIDS = {"long_range_near": ((2, 4), LONG_RANGE_SEEDS), "long_range_mid": ((8,), LONG_RANGE_SEEDS),
-                    "long_range_far": ((16,), LONG_RANGE_SEEDS[:3]), "long_range_far_b": ((16,), LONG_RANGE_SEEDS[3:])}
+                    "long_range_far": ((16,), LONG_RANGE_SEEDS[:2]), "long_range_far_b": ((16,), LONG_RANGE_SEEDS[2:4]),
+                    "long_range_far_c": ((16,), LONG_RANGE_SEEDS[4:])}
 SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, "tuned_cv")
 TUNED_LRS, TUNED_HIDDEN = (0.01, 0.003, 0.001), (32, 64)   # every model's budget on the benchmarks: 6 configurations
 
@@ -470,14 +471,20 @@ def long_range_capacity(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
     return {"distance": distance, "runs": rows}
 
 
-def sweep_values(grid: str) -> list:
-    """Every cell's values of this bench's sweep ``grid``, run through bench/run.py (resuming finished cells)."""
+def sweep_values(grid: str, cell_seconds: bool = False):
+    """Every cell's values of this bench's sweep ``grid``, run through bench/run.py (resuming finished cells); with
+    ``cell_seconds``, also each cell's seconds as it ran."""
     from bench.run import run_sweep
 
-    cells = json.loads(run_sweep("tikhonov_gnn", grid).path.read_text())
+    done = run_sweep("tikhonov_gnn", grid)
+    cells = json.loads(done.path.read_text())
     if cells["failed"]:
         raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
-    return [c["values"] for c in cells["cells"]]
+    values = [c["values"] for c in cells["cells"]]
+    if not cell_seconds:
+        return values
+    timings = json.loads(done.path.with_suffix(".timings.json").read_text())
+    return values, [c["cell_seconds"] for c in timings["cells"].values()]
 
 
 def tuned_fold(name: str, model: str, fold: int) -> dict:
@@ -512,23 +519,12 @@ def tuned_cv() -> dict:
 
 def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
     """Every long-range cell, through bench/run.py, one sweep per grid (resumable: ``python -m bench.run
-    tikhonov_gnn --grid long_range_near`` runs the same cells, on Ray too); each grid's wall seconds kept."""
-    from bench.run import OUT, run_sweep
-
+    tikhonov_gnn --grid long_range_near`` runs the same cells, on Ray too); each grid's cell seconds kept."""
     runs, seconds = [], {}
     for grid in grids:
-        timings = OUT / f"tikhonov_gnn-{grid}.timings.json"
-        before = json.loads(timings.read_text()) if timings.exists() else {}   # the run that ran every cell
-        done = run_sweep("tikhonov_gnn", grid)
-        cells = json.loads(done.path.read_text())
-        if cells["failed"]:
-            raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
-        runs += [c["values"] for c in cells["cells"]]
-        cell = [c["cell_seconds"] for c in json.loads(timings.read_text())["cells"].values()]
-        whole = before.get("cells_run") == len(cell)
-        seconds[grid] = {"wall": round(before["wall_seconds"], 1) if whole else None,   # None: run in pieces
-                         "engine": before["engine"] if whole else None, "cells": len(cell),
-                         "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1),
+        values, cell = sweep_values(grid, cell_seconds=True)
+        runs += values
+        seconds[grid] = {"cells": len(cell), "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1),
                          # any order of the cells on 2 workers ends by then (list scheduling: total / 2 + longest)
                          "wall_bound_2_workers": round(sum(cell) / 2 + max(cell), 1)}
     by = accuracy_by_distance({"runs": runs})
