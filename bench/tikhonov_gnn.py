@@ -176,10 +176,9 @@ def explanations_selected(name: str) -> dict:
     from core.tikhonov_gnn.training import holdout_split
     from core.tikhonov_gnn.tuning import select
 
-    rows = []
+    rows, configs = [], [recommended_config(name, **c) for c in EXPLAIN_BUDGET]
     for seed in GATED_SEEDS:
         data = load_dataset(name, seed=seed)
-        configs = [recommended_config(name, **c) for c in EXPLAIN_BUDGET]
         train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
         test = [data.graphs[i] for i in test_index]
         chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
@@ -194,7 +193,7 @@ def explanations_selected(name: str) -> dict:
                      "shuffled_train_accuracy": shuffled.train_accuracy,
                      "shuffled_auroc": explanation_auroc(shuffled.model, test)})
     return {"runs": rows, "gate": TRAINED_GATE, "seeds": list(GATED_SEEDS),
-            "budget": [{"lr": c.lr, "epochs": c.epochs} for c in (recommended_config(name, **b) for b in EXPLAIN_BUDGET)]}
+            "budget": [{"lr": c.lr, "epochs": c.epochs} for c in configs]}
 
 
 TREND_SIZES = (150, 300, 600)        # planted-feature graphs per dataset (300 is the shipped size)
@@ -340,7 +339,7 @@ def sweep(grid: str) -> list:
         return [Cell(f"tuned_cv-{b}-{m}-fold{k:02d}", {"benchmark": b, "model": m, "fold": k}, 0)
                 for b in ("mutag", "cuneiform") for m in MODELS for k in range(1, 11)]
     if grid not in LONG_RANGE_GRIDS:
-        raise ValueError(f"grid must be one of {SWEEP_GRIDS}, got {grid!r}")
+        raise ValueError(f"grid: {grid!r} is not a grid of bench/tikhonov_gnn.py; allowed {', '.join(SWEEP_GRIDS)}")
     distances, seeds = LONG_RANGE_GRIDS[grid]
     cells = [Cell(f"long_range-d{d:02d}-{m}-seed{s}", {"distance": d, "model": m}, s)
              for d in distances for m in MODELS for s in seeds]
@@ -358,10 +357,8 @@ def run_cell(cell):
     from core.tikhonov_gnn.tuning import select
 
     p = cell.params
-    t0 = time.perf_counter()
     if "benchmark" in p:
-        return CellOutput(values=tuned_fold(p["benchmark"], p["model"], p["fold"]),
-                          measured={"seconds": time.perf_counter() - t0})
+        return CellOutput(values=tuned_fold(p["benchmark"], p["model"], p["fold"]))
     configs = long_range_configs(p["model"], p["distance"], p.get("epochs", 200), tuple(p.get("lrs", LONG_RANGE_LRS)))
     chosen = select(configs, make_bottleneck(p["distance"], seed=cell.seed, cut=p.get("cut", False)), cell.seed)
     config = configs[chosen.index]
@@ -370,7 +367,7 @@ def run_cell(cell):
               "validation": chosen.validation, "train_accuracy": chosen.train_accuracy,
               "test_accuracy": chosen.test_accuracy, "test_correct": chosen.test_correct,
               "test_count": chosen.test_count}
-    return CellOutput(values=values, measured={"seconds": time.perf_counter() - t0})
+    return CellOutput(values=values)   # bench/run.py measures the cell's seconds
 
 
 def accuracy_by_distance(lr: dict) -> dict:
@@ -471,20 +468,17 @@ def long_range_capacity(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
     return {"distance": distance, "runs": rows}
 
 
-def sweep_values(grid: str, cell_seconds: bool = False):
-    """Every cell's values of this bench's sweep ``grid``, run through bench/run.py (resuming finished cells); with
-    ``cell_seconds``, also each cell's seconds as it ran."""
+def sweep_values(grid: str) -> tuple[list, list]:
+    """Every cell's values of this bench's sweep ``grid``, run through bench/run.py (resuming finished cells), and
+    each cell's seconds as it ran."""
     from bench.run import run_sweep
 
     done = run_sweep("tikhonov_gnn", grid)
     cells = json.loads(done.path.read_text())
     if cells["failed"]:
         raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
-    values = [c["values"] for c in cells["cells"]]
-    if not cell_seconds:
-        return values
     timings = json.loads(done.path.with_suffix(".timings.json").read_text())
-    return values, [c["cell_seconds"] for c in timings["cells"].values()]
+    return [c["values"] for c in cells["cells"]], [c["cell_seconds"] for c in timings["cells"].values()]
 
 
 def tuned_fold(name: str, model: str, fold: int) -> dict:
@@ -507,7 +501,7 @@ def tuned_cv() -> dict:
     """Every benchmark's tuned 10-fold accuracies, through bench/run.py (``python -m bench.run tikhonov_gnn --grid
     tuned_cv``), as {benchmark: {model: {fold_accuracies, mean, chosen}}}."""
     out = {}
-    for c in sorted(sweep_values("tuned_cv"), key=lambda v: v["fold"]):
+    for c in sorted(sweep_values("tuned_cv")[0], key=lambda v: v["fold"]):
         row = out.setdefault(c["benchmark"], {}).setdefault(c["model"], {"fold_accuracies": [], "chosen": []})
         row["fold_accuracies"].append(c["test_accuracy"])
         row["chosen"].append(c["chosen"])
@@ -522,7 +516,7 @@ def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
     tikhonov_gnn --grid long_range_near`` runs the same cells, on Ray too); each grid's cell seconds kept."""
     runs, seconds = [], {}
     for grid in grids:
-        values, cell = sweep_values(grid, cell_seconds=True)
+        values, cell = sweep_values(grid)
         runs += values
         seconds[grid] = {"cells": len(cell), "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1),
                          # any order of the cells on 2 workers ends by then (list scheduling: total / 2 + longest)
@@ -651,14 +645,20 @@ def table(r: dict) -> str:
         per = ", ".join(f"{x['auroc']:.2f}" for x in v["runs"])
         lines.append(f"| {name}, linear readout (variant) | {v['auroc_mean']:.3f} | {v['auroc_min']:.3f} | "
                      f"{v['share_at_least_0.85']:.1f} | {per} | {v['untrained_auroc_mean']:.3f} |")
-    if r.get("explanations_gated"):
+    gated = {s: r[s] for s in ("explanations_selected", "explanations_gated") if r.get(s)}
+    if gated:
         lines += ["", f"| explanation AUROC of q, seeds {GATED_SEEDS[0]}-{GATED_SEEDS[-1]} | runs trained | mean among "
                   "trained | per trained seed | labels shuffled (null) | untrained (null) |", "|---|---|---|---|---|---|"]
-        for name, v in r["explanations_gated"].items():
-            good = [x["auroc"] for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
-            lines.append(f"| {name} | {len(good)} of {len(v['runs'])} | {np.mean(good) if good else float('nan'):.3f} | "
-                         + ", ".join(f"{a:.2f}" for a in good) + f" | {np.mean([x['shuffled_auroc'] for x in v['runs']]):.3f}"
-                         f" | {np.mean([x['untrained_auroc'] for x in v['runs']]):.3f} |")
+        untrained = {n: f"{np.mean([x['untrained_auroc'] for x in v['runs']]):.3f}"   # the same model at its start
+                     for n, v in r.get("explanations_gated", {}).items()}
+        for section, ex in gated.items():
+            how = "selected on validation" if section == "explanations_selected" else "shipped configuration"
+            for name, v in ex.items():
+                good = trained_aurocs(v)
+                lines.append(f"| {name}, {how} | {len(good)} of {len(v['runs'])} | "
+                             f"{np.mean(good) if good else float('nan'):.3f} | " + ", ".join(f"{a:.2f}" for a in good)
+                             + f" | {np.mean([x['shuffled_auroc'] for x in v['runs']]):.3f} | " + untrained.get(name, "")
+                             + " |")
     lines += ["", "| SBM task | learned filter per seed | test accuracy per seed |", "|---|---|---|"]
     for name, v in r["filters"].items():
         kinds = ", ".join(x["kind"] for x in v["runs"])
@@ -781,8 +781,13 @@ def within_note(ex: dict) -> str:
                                         for n, a in have.items()) + ".")
 
 
+def trained_aurocs(v: dict) -> list:
+    """The AUROC of the runs of a gated section that trained (training accuracy at or over its gate)."""
+    return [x["auroc"] for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
+
+
 def gated_figure(name: str, v: dict) -> str:
-    good = [x["auroc"] for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
+    good = trained_aurocs(v)
     return (f"{name} AUROC {np.mean(good):.2f} in the {len(good)} of {len(v['runs'])} runs that trained" if good
             else f"{name}: none of {len(v['runs'])} runs trained")
 
