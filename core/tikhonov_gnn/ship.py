@@ -6,6 +6,7 @@ graph, every graph's layout, the accuracies), so the page opens without torch (o
 seeded hold-out split; the metadata records every accuracy and the split. Regenerate with
 
     python -m core.tikhonov_gnn.ship            # train all three models, then write the views
+    python -m core.tikhonov_gnn.ship motifs     # the same for the datasets named (any of DATASETS)
     python -m core.tikhonov_gnn.ship --views    # only rewrite view.npz from the shipped checkpoints
 """
 
@@ -74,7 +75,15 @@ def write_view(name: str) -> Path:
     return save_view(make_view(name), ASSETS / name)
 
 
+def main(argv: list[str]) -> None:
+    """Ship every dataset, or those named in ``argv``; ``--views`` only rewrites their views."""
+    names = [a for a in argv if a != "--views"] or list(DATASETS)
+    unknown = [n for n in names if n not in DATASETS]
+    if unknown:
+        raise SystemExit(f"dataset: {unknown[0]!r} is not an option; allowed {', '.join(DATASETS)}")
+    for dataset_name in names:
+        print(f"wrote {write_view(dataset_name) if '--views' in argv else ship(dataset_name)}")
+
+
 if __name__ == "__main__":
-    views_only = "--views" in sys.argv[1:]
-    for dataset_name in DATASETS:
-        print(f"wrote {write_view(dataset_name) if views_only else ship(dataset_name)}")
+    main(sys.argv[1:])

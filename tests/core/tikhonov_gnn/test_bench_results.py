@@ -246,3 +246,18 @@ def test_the_selected_explanations_keep_the_best_on_validation_and_score_its_q(m
     assert row["final_train_accuracy"][row["chosen"]] == pytest.approx(row["train_accuracy"])
     assert 0 <= row["auroc"] <= 1 and 0 <= row["shuffled_auroc"] <= 1 and row["q_spread"] >= 0
     assert out["budget"] == [{"lr": 1e-7, "epochs": 2}, {"lr": 0.01, "epochs": 3}]
+
+
+def test_the_motif_preset_is_the_stored_comparison_s_and_it_says_how_sure():
+    from core.tikhonov_gnn import recommended_config
+
+    v = RESULT["motif_preset"]
+    assert v == bench.preset_summary(v["runs"])                # stored as the code computes it
+    assert [x["seed"] for x in v["runs"]] == list(bench.GATED_SEEDS)
+    assert v["fitted"]["preset"] >= v["fitted"]["earlier"]      # the reason the preset changed
+    preset, earlier = recommended_config("motifs"), bench.measured_config("motifs")
+    assert (preset.lr, preset.epochs) != (earlier.lr, earlier.epochs) == (0.01, 60)
+    # the test's own arithmetic: one discordant seed each way is no evidence; six of six one way is
+    rows = lambda pairs: [{"seed": i, "preset": a, "earlier": b} for i, (a, b) in enumerate(pairs)]  # noqa: E731
+    assert bench.preset_summary(rows([(1.0, 0.5), (0.5, 1.0)]))["mcnemar_p"] == 1.0
+    assert bench.preset_summary(rows([(1.0, 0.5)] * 6))["mcnemar_p"] < 0.05

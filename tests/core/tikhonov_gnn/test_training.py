@@ -9,7 +9,8 @@ from core.tikhonov_gnn.data import Dataset, Graph, load_dataset
 from core.tikhonov_gnn.explain import explain
 from core.tikhonov_gnn.models import build_model
 from core.tikhonov_gnn.operator import bernstein_to_monomial, normalized_laplacian, tikhonov_operator
-from core.tikhonov_gnn.training import TikhonovConfig, collate, cross_validate, load_model, save_model, train
+from core.tikhonov_gnn.training import (TikhonovConfig, collate, cross_validate, load_model, recommended_config,
+                                       save_model, train)
 
 FAST = dict(epochs=3, hidden=8)
 
@@ -179,3 +180,17 @@ def test_explanation_auroc_pooled_and_per_graph_match_scikit_learn():
     assert explanation_auroc(model, graphs) == pytest.approx(pooled)
     assert explanation_auroc(model, graphs, per_graph=True) == pytest.approx(within)
     assert abs(pooled - within) > 1e-3           # two different numbers: the option is not a no-op here
+
+
+@pytest.mark.slow("three motif runs of 200 epochs and three of 60: about 80 s on 2 cores")
+def test_the_motif_preset_fits_seeds_where_the_earlier_one_collapsed():
+    # Seeds 13, 16 and 17: the earlier preset (lr 0.01, 60 epochs) stayed at chance on each, this one fitted each
+    # (bench/tikhonov_gnn.py, section motif_preset, over seeds 10 to 19); a majority, as training differs by machine
+    fitted, earlier = [], []
+    for seed in (13, 16, 17):
+        data = load_dataset("motifs", seed=seed)
+        fitted.append(float(train(recommended_config("motifs"), data, seed=seed).train_accuracy[-1]))
+        earlier.append(float(train(recommended_config("motifs", lr=0.01, epochs=60), data, seed=seed)
+                             .train_accuracy[-1]))
+    assert sum(a >= 0.9 for a in fitted) >= 2, fitted
+    assert sum(a >= 0.9 for a in earlier) <= 1, earlier      # the control: the earlier preset collapses here
