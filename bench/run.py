@@ -14,7 +14,8 @@ A bench takes part by defining, in ``bench/<key>.py``:
 The runner writes each finished cell to ``<out>/<key>-<grid>/<cell>.json`` at once, so an interrupted
 sweep resumes where it stopped (``--fresh`` starts over); then ``<out>/<key>-<grid>.json`` (every cell's
 parameters, seed and values, sorted by name: the same bytes from either engine) and, next to it,
-``.timings.json`` (engine, wall time, each cell's measurements, which differ from run to run).
+``.timings.json`` (each cell's measurements, which differ from run to run, and under ``runs`` every invocation
+that ran cells: engine, wall time, cells run; the latest also at the top level; one that only resumed adds none).
 A cell that raises is retried once; if it fails again its seed and error are recorded under
 ``failed`` and the other cells' results are kept. Workers run with one BLAS/OpenMP thread each in
 both engines (Ray's default), so the numbers do not depend on the engine.
@@ -158,10 +159,13 @@ def run_sweep(key: str, grid: str = "small", engine: str = "local", address: str
                 "failed": sorted(failed, key=lambda f: f["name"])}
     path = Path(out) / f"{key}-{grid}.json"
     path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
-    timings = {"engine": engine, "address": address, "wall_seconds": seconds, "engine_start_seconds": start_seconds,
-               "cells_run": len(todo),
-               "cells": {row["name"]: row.get("measured", {}) for row in ordered}}
-    path.with_suffix(".timings.json").write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n")
+    timings_path = path.with_suffix(".timings.json")
+    earlier = json.loads(timings_path.read_text()).get("runs", []) if timings_path.exists() and not fresh else []
+    this = {"engine": engine, "address": address, "wall_seconds": seconds, "engine_start_seconds": start_seconds,
+            "cells_run": len(todo)}
+    runs = earlier + [this] if todo or not earlier else earlier    # a run that only resumed measured nothing
+    timings = {**runs[-1], "runs": runs, "cells": {row["name"]: row.get("measured", {}) for row in ordered}}
+    timings_path.write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n")
     return SweepResult(path, len(ordered), failed, len(cells) - len(todo), seconds)
 
 

@@ -62,9 +62,19 @@ def test_a_failing_cell_is_retried_once_then_reported_and_the_rest_kept(flaky_be
 
 
 def test_an_interrupted_sweep_resumes_where_it_stopped(flaky_bench, tmp_path):
-    run_sweep("flaky", out=tmp_path)
+    first = run_sweep("flaky", out=tmp_path)
+    timings = lambda: json.loads(first.path.with_suffix(".timings.json").read_text())   # noqa: E731
+    assert [r["cells_run"] for r in timings()["runs"]] == [3]
     again = run_sweep("flaky", out=tmp_path)
     assert again.resumed == 2 and flaky_bench.read_text().split()[5:] == ["c", "c"]   # only the failed cell reruns
+    assert [r["cells_run"] for r in timings()["runs"]] == [3, 1]
+    (tmp_path / "flaky-small" / "c.json").write_text(json.dumps(              # c finished elsewhere: all resume
+        {"name": "c", "params": {"x": 2}, "seed": 12, "values": {}, "measured": {"cell_seconds": 1.0}}))
+    before = timings()
+    assert run_sweep("flaky", out=tmp_path).resumed == 3
+    after = timings()
+    assert after["runs"] == before["runs"] and after["wall_seconds"] == before["wall_seconds"]   # kept, not zeroed
+    assert after["cells"]["c"] == {"cell_seconds": 1.0}
     fresh = run_sweep("flaky", out=tmp_path, fresh=True)
     assert fresh.resumed == 0
 
