@@ -40,10 +40,11 @@ SEEDS = (0, 1, 2, 3, 4)
 COMMAND = "python bench/tikhonov_gnn.py"
 SIZES = (100, 500, 2000, 10000, 50000)
 DENSE_MAX = 2000
-# The motif preset before lr 0.003 x 200 epochs became the shipped one (core/tikhonov_gnn/config.py): the stored
-# explanations, explanations_gated and explanations_linear_readout sections measured it, and explanations_selected
-# selects from it; pinned here so that each section's command still reproduces its stored figures.
-EARLIER_PRESETS = {"motifs": {"lr": 0.01, "epochs": 60}}
+# The motif preset before lr 0.003 x 200 epochs from the Laplacian start became the shipped one (core/tikhonov_gnn/
+# config.py; section motif_preset compares them): the stored explanations, explanations_gated and
+# explanations_linear_readout sections measured it, and explanations_selected selects from it; pinned here so that
+# each section's command still reproduces its stored figures.
+EARLIER_PRESETS = {"motifs": {"lr": 0.01, "epochs": 60, "p_init": "flat"}}
 
 
 def measured_config(name: str, **changes):
@@ -176,27 +177,36 @@ def _q_spread(model, graphs) -> float:
     return float((q.max() - q.min()) / q.mean())
 
 
+PRESET_SEEDS = tuple(range(20, 30))   # fresh seeds: the preset was chosen on the failing seeds of 10-19
+
+
 def motif_preset() -> dict:
-    """How often a motif run fits its training graphs (training accuracy >= TRAINED_GATE) over GATED_SEEDS, each
-    seed's own split as the page trains it: the preset (core/tikhonov_gnn/config.py) against the earlier one."""
+    """How often a motif run fits its training graphs (training accuracy >= TRAINED_GATE) over PRESET_SEEDS, each
+    seed's own split as the page trains it: the preset (core/tikhonov_gnn/config.py), the earlier one, and the
+    earlier start (flat p) with the preset's learning rate and epochs."""
+    configs = {"preset": recommended_config("motifs"), "earlier": measured_config("motifs"),
+               "flat_start": recommended_config("motifs", p_init="flat")}
     rows = []
-    for seed in GATED_SEEDS:
+    for seed in PRESET_SEEDS:
         data = load_dataset("motifs", seed=seed)
-        rows.append({"seed": seed, **{k: float(train(c, data, seed=seed).train_accuracy[-1]) for k, c in
-                                      (("preset", recommended_config("motifs")), ("earlier", measured_config("motifs")))}})
+        rows.append({"seed": seed, **{k: float(train(c, data, seed=seed).train_accuracy[-1]) for k, c in configs.items()}})
     return preset_summary(rows)
 
 
 def preset_summary(rows: list) -> dict:
-    """motif_preset's counts of fitted runs, and the exact McNemar test (two-sided) on the seeds where one preset
-    fitted and the other did not."""
+    """motif_preset's counts of fitted runs per configuration, and the exact McNemar test (two-sided) of the preset
+    against each other configuration on the seeds where one fitted and the other did not."""
     from scipy.stats import binomtest
 
-    fit = {k: [x[k] >= TRAINED_GATE for x in rows] for k in ("preset", "earlier")}
-    only = [sum(a and not b for a, b in zip(fit[k], fit[o])) for k, o in (("preset", "earlier"), ("earlier", "preset"))]
-    p = binomtest(only[0], sum(only), 0.5).pvalue if sum(only) else 1.0
-    return {"runs": rows, "gate": TRAINED_GATE, "fitted": {k: sum(v) for k, v in fit.items()},
-            "only_fitted": dict(zip(("preset", "earlier"), only)), "mcnemar_p": p}
+    keys = [k for k in rows[0] if k != "seed"]
+    fit = {k: [x[k] >= TRAINED_GATE for x in rows] for k in keys}
+    tests = {}
+    for other in keys[1:]:
+        only = [sum(a and not b for a, b in zip(fit["preset"], fit[other])),
+                sum(b and not a for a, b in zip(fit["preset"], fit[other]))]
+        tests[other] = {"only_preset": only[0], f"only_{other}": only[1],
+                        "mcnemar_p": binomtest(only[0], sum(only), 0.5).pvalue if sum(only) else 1.0}
+    return {"runs": rows, "gate": TRAINED_GATE, "fitted": {k: sum(v) for k, v in fit.items()}, "against": tests}
 
 
 def explanations_selected(name: str) -> dict:
@@ -692,11 +702,13 @@ def table(r: dict) -> str:
                              + f" | {np.mean([x['shuffled_auroc'] for x in v['runs']]):.3f} | " + untrained.get(name, "")
                              + " |")
     if r.get("motif_preset"):
-        v = r["motif_preset"]
-        lines += ["", f"Motif preset (section motif_preset, seeds {GATED_SEEDS[0]}-{GATED_SEEDS[-1]}, each seed's own "
-                  f"split): lr 0.003 x 200 epochs fitted its training graphs in {v['fitted']['preset']} of "
-                  f"{len(v['runs'])} runs, the earlier lr 0.01 x 60 in {v['fitted']['earlier']} (exact McNemar p = "
-                  f"{v['mcnemar_p']:.2f})."]
+        v, n = r["motif_preset"], len(r["motif_preset"]["runs"])
+        lines += ["", f"Motif preset (section motif_preset, seeds {PRESET_SEEDS[0]}-{PRESET_SEEDS[-1]}, each seed's own "
+                  f"split): the preset (lr 0.003 x 200 epochs from the Laplacian start) fitted its training graphs in "
+                  f"{v['fitted']['preset']} of {n} runs; the earlier lr 0.01 x 60 from the flat start in "
+                  f"{v['fitted']['earlier']} (exact McNemar p = {v['against']['earlier']['mcnemar_p']:.3f}); the flat "
+                  f"start at the preset's lr and epochs in {v['fitted']['flat_start']} (p = "
+                  f"{v['against']['flat_start']['mcnemar_p']:.3f})."]
     lines += ["", "| SBM task | learned filter per seed | test accuracy per seed |", "|---|---|---|"]
     for name, v in r["filters"].items():
         kinds = ", ".join(x["kind"] for x in v["runs"])
