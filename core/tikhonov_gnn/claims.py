@@ -76,10 +76,11 @@ def _explanations(result, field):
     return [ex[n][field] for n in _EXPLAINED] if set(ex) == set(_EXPLAINED) else None
 
 
-def _gated(result, field, trained=True, section="explanations_selected"):
+def _gated(result, field, trained=True, section="explanations_selected_laplacian"):
     """Per explanation dataset: ``field`` of the runs that trained (or of every run with ``trained=False``), each
-    seed's model selected on validation (``explanations_selected``) or the dataset's preset of the time
-    (``explanations_gated``; motifs: lr 0.01, 60 epochs)."""
+    seed's model selected on validation from a budget with the Laplacian start (``explanations_selected_laplacian``)
+    or with the flat start only (``explanations_selected``), or the dataset's earlier preset alone
+    (``explanations_gated``; motifs: lr 0.01, 60 epochs, flat start)."""
     ex = result[section]
     if set(ex) != set(_EXPLAINED):
         raise KeyError(section)
@@ -178,28 +179,37 @@ RULES = {
                 Check("untrained", "null", "the same model untrained (q at initialisation): AUROC, every seed, "
                       "t interval above 0.5 on either dataset",
                       lambda r: _gated(r, "untrained_auroc", trained=False, section="explanations_gated"), Some(PairedT(0.5, "above"))),
+                Check("flat_start", "reference", "the same selection from the flat-start budget (lr 0.01 x 60 and lr "
+                      "0.003 x 200 epochs, p = 1 at first): its t interval above 0.5 on both datasets",
+                      lambda r: _gated(r, "auroc", section="explanations_selected"), Every(PairedT(0.5, "above"))),
                 Check("earlier", "reference", "the earlier measure: mean AUROC over seeds 0-4, trained or not, against "
                       f"{AUROC_GOAL} on each dataset", lambda r: _explanations(r, "auroc_mean"),
                       Every(Threshold(AUROC_GOAL, "above", strict=False)))),
         partly=("informative",),
-        diagnosis=Diagnosis("method", "Ours, in two parts. Training (fixed): the motif preset of the time (lr 0.01, 60 "
-                            "epochs; now lr 0.003, 200) trained 2 of 10 motif runs (seeds 10-19; the rest stayed at chance with one q on "
-                            "every node, kept under explanations_gated); each seed's model is now selected on "
-                            "validation from it and a slower, longer configuration (lr 0.003, 200 epochs), and all "
-                            "10 motif and 10 planted-feature runs train. Among them q is informative on both datasets "
-                            "(motifs 0.81, planted feature 0.70, t intervals above 0.5; the same selection on shuffled "
-                            "labels 0.45 and 0.52, untrained 0.55 and 0.51), short of the goal 0.85. Two motif runs "
-                            "put one q on every node (AUROC 0.50: the prediction from p alone). Model (open): on "
-                            "planted feature the AUROC falls as the training set grows (150, 300, 600 graphs: 0.75, "
-                            "0.67, 0.62), so more data does not close the gap; the variant without the per-node "
-                            "nonlinearity after the layer (a node reaches the prediction only through R) scores 0.85, "
-                            "0.85, 0.77 at the same sizes: our readout costs 0.10 to 0.18, and the fall with data "
-                            "remains in both. The earlier figure (mean over seeds 0-4, trained or not: motifs 0.59, "
-                            "planted feature 0.75) is kept in the detail. Next: ship the linear readout (or the "
-                            "slower configuration as the motif preset) and measure it against the same nulls. "
-                            "Commands: python bench/tikhonov_gnn.py --parts DIR --section explanations_selected (759 s "
-                            "on motifs, 289 s on planted feature, with --dataset), --section trend_explanations and "
-                            "trend_explanations_linear_readout (186 s), then python bench/ledger.py tikhonov_gnn.",
+        diagnosis=Diagnosis("method", "Ours, not settled. Training (fixed): from the flat start (p = 1, R diagonal) "
+                            "the earlier motif preset (lr 0.01, 60 epochs) trained 2 of 10 motif runs (seeds 10-19; "
+                            "kept under explanations_gated); the motif preset now starts p at the Laplacian (lr "
+                            "0.003, 200 epochs: 10 of 10 fresh seeds fit, section motif_preset). Judged on the "
+                            "selection whose budget holds that preset (explanations_selected_laplacian, decided "
+                            "before it ran), every run trains, and q is informative on planted feature (0.71) but not "
+                            "shown so on motifs (0.62 [0.44, 0.81]; three runs at 0.28 put their largest q off the "
+                            "motif; shuffled labels 0.39 and 0.55, untrained 0.55 and 0.51). The same selection "
+                            "from flat-start configurations only scored motifs 0.81 and planted feature 0.70 (the "
+                            "flat_start reference; it was partly): the explanation depends on where training starts. "
+                            "Not yet checked: in our motif data the 5-cycle class also carries a long cycle in its "
+                            "base tree (the chord that equalises the degree multisets), so the motif mask is not the "
+                            "only evidence of the label, and a q that marks the base cycle would be faithful to the "
+                            "model yet score below 0.5. Model (open): on planted feature the AUROC falls as the "
+                            "training set grows (150, 300, 600 graphs: 0.75, 0.67, 0.62); the variant without the "
+                            "per-node nonlinearity after the layer scores 0.85, 0.85, 0.77 at the same sizes: our "
+                            "readout costs 0.10 to 0.18. The earlier figure (mean over seeds 0-4, trained or not: "
+                            "motifs 0.59, planted feature 0.75) is kept in the detail. Next: a motif mask that holds "
+                            "all the evidence (or a deletion test of the high-q nodes), and the linear readout. "
+                            "Commands: python bench/tikhonov_gnn.py --parts DIR --section "
+                            "explanations_selected_laplacian (643 s on motifs, 361 s on planted feature, with "
+                            "--dataset), --section explanations_selected (759 s, 289 s), --section motif_preset (591 "
+                            "s), --section trend_explanations and trend_explanations_linear_readout (186 s), then "
+                            "python bench/ledger.py tikhonov_gnn.",
                             trend="trend_explanations.trend")),
     "filter_reveals_homophily": Rule(
         checks=(Check("some", "claim", "the learned p's kind (low- or high-pass on the spectrum) per seed, on both "

@@ -35,12 +35,12 @@ def test_explanation_auroc_is_stored_per_seed_for_both_datasets_with_its_control
 
 
 def test_the_explanation_verdict_is_judged_among_trained_runs_against_its_nulls_and_can_flip():
-    for section in ("explanations_gated", "explanations_selected"):
+    for section in ("explanations_gated", *bench.SELECTED_SECTIONS):
         assert set(RESULT[section]) == {"motifs", "planted_feature"}
         for v in RESULT[section].values():
             assert [x["seed"] for x in v["runs"]] == list(bench.GATED_SEEDS) and len(bench.GATED_SEEDS) >= 10
             assert not set(bench.GATED_SEEDS) & set(bench.SEEDS)      # new seeds, not those the collapse was seen on
-    for v in RESULT["explanations_selected"].values():
+    for v in (v for s in bench.SELECTED_SECTIONS for v in RESULT[s].values()):
         for x in v["runs"]:                                          # the chosen configuration is the best on validation
             assert x["chosen"] == int(np.argmax(x["validation"]))
             assert x["final_train_accuracy"][x["chosen"]] == pytest.approx(x["train_accuracy"])
@@ -49,18 +49,18 @@ def test_the_explanation_verdict_is_judged_among_trained_runs_against_its_nulls_
     doctored = copy.deepcopy(RESULT)
     for k, x in enumerate(x for v in doctored["explanations_gated"].values() for x in v["runs"]):
         x["untrained_auroc"] = 0.5 + 0.02 * (k % 2 - 0.5)
-    for v in doctored["explanations_selected"].values():
+    for v in doctored["explanations_selected_laplacian"].values():
         for k, x in enumerate(v["runs"]):
             x["train_accuracy"], x["auroc"] = 1.0, 0.93 + 0.005 * (k % 4)
             x["shuffled_auroc"] = 0.5 + 0.01 * (k % 3 - 1)
     assert faithful(doctored).status == REPRODUCED
     leak = copy.deepcopy(doctored)                  # the control: a model trained on shuffled labels also points there
-    for v in leak["explanations_selected"].values():
+    for v in leak["explanations_selected_laplacian"].values():
         for k, x in enumerate(v["runs"]):
             x["shuffled_auroc"] = 0.9 + 0.005 * (k % 3)
     assert faithful(leak).status == "partly"
     collapsed = copy.deepcopy(doctored)             # runs that did not train are not judged: their q is left out
-    runs = collapsed["explanations_selected"]["motifs"]["runs"]
+    runs = collapsed["explanations_selected_laplacian"]["motifs"]["runs"]
     runs[0]["auroc"], runs[1]["auroc"] = 0.95, 0.80
     for x in runs[2:]:
         x["train_accuracy"], x["auroc"] = 0.5, 0.2
@@ -238,14 +238,13 @@ def test_a_run_that_learned_and_fell_back_is_told_from_one_that_never_learned_or
 
 def test_the_selected_explanations_keep_the_best_on_validation_and_score_its_q(monkeypatch):
     monkeypatch.setattr(bench, "GATED_SEEDS", (10,))
-    monkeypatch.setattr(bench, "EXPLAIN_BUDGET", ({"epochs": 2, "lr": 1e-7}, {"epochs": 3}))
-    out = bench.explanations_selected("planted_feature")
+    out = bench.explanations_selected("planted_feature", ({"epochs": 2, "lr": 1e-7}, {"epochs": 3, "p_init": "laplacian"}))
     (row,) = out["runs"]
     assert row["chosen"] == int(np.argmax(row["validation"])) and len(row["validation"]) == 2
     assert [len(x) for x in (row["peak_train_accuracy"], row["fell_back"])] == [2, 2]
     assert row["final_train_accuracy"][row["chosen"]] == pytest.approx(row["train_accuracy"])
     assert 0 <= row["auroc"] <= 1 and 0 <= row["shuffled_auroc"] <= 1 and row["q_spread"] >= 0
-    assert out["budget"] == [{"lr": 1e-7, "epochs": 2}, {"lr": 0.01, "epochs": 3}]
+    assert out["budget"] == [{"lr": 1e-7, "epochs": 2, "p_init": "flat"}, {"lr": 0.01, "epochs": 3, "p_init": "laplacian"}]
 
 
 def test_the_motif_preset_is_the_stored_comparison_s_and_it_says_how_sure():
