@@ -32,7 +32,7 @@ from core.common.results import result_to_dict  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.tikhonov_gnn import (MODELS, cross_validate, explain, explanation_auroc, load_dataset,  # noqa: E402
                                recommended_config, train)
-from core.tikhonov_gnn.claims import AUROC_GOAL, MATCH_MARGIN  # noqa: E402  (shared with the rules)
+from core.tikhonov_gnn.claims import AUROC_GOAL, JUDGED_SELECTION, MATCH_MARGIN  # noqa: E402  (shared with the rules)
 from core.tikhonov_gnn.ship import ASSETS  # noqa: E402
 
 PAGE = "../pages/tikhonov_gnn.py"
@@ -167,7 +167,7 @@ EXPLAIN_BUDGET = ({}, {"lr": 0.003, "epochs": 200})   # the earlier preset, and 
 # the earlier preset, and the slower, longer one from the Laplacian start (the motif preset since section motif_preset)
 EXPLAIN_BUDGET_LAPLACIAN = ({}, {"lr": 0.003, "epochs": 200, "p_init": "laplacian"})
 # the selections, the one the claim is judged on first (its budget holds the shipped motif preset)
-SELECTED_SECTIONS = ("explanations_selected_laplacian", "explanations_selected")
+SELECTED_SECTIONS = (JUDGED_SELECTION, "explanations_selected")
 
 
 def _fell_back(curve, gate: float = TRAINED_GATE) -> bool:
@@ -197,6 +197,16 @@ def motif_preset() -> dict:
     return preset_summary(rows)
 
 
+def run_text(c: dict) -> str:
+    """A training configuration (or a selection budget's entry) in words: lr, epochs and, when recorded, p's start."""
+    return f"lr {c['lr']:g} x {c['epochs']} epochs" + (f" from the {c['p_init']} start" if "p_init" in c else "")
+
+
+def budget_text(selected: dict) -> str:
+    """A selection section's budget in words (the same for each dataset but for its presets)."""
+    return " and ".join(run_text(b) for b in next(iter(selected.values()))["budget"])
+
+
 def preset_summary(rows: list) -> dict:
     """motif_preset's counts of fitted runs per configuration, and the exact McNemar test (two-sided) of the preset
     against each other configuration on the seeds where one fitted and the other did not."""
@@ -205,7 +215,7 @@ def preset_summary(rows: list) -> dict:
     keys = [k for k in rows[0] if k != "seed"]
     fit = {k: [x[k] >= TRAINED_GATE for x in rows] for k in keys}
     tests = {}
-    for other in keys[1:]:
+    for other in (k for k in keys if k != "preset"):
         only = [sum(a and not b for a, b in zip(fit["preset"], fit[other])),
                 sum(b and not a for a, b in zip(fit["preset"], fit[other]))]
         tests[other] = {"only_preset": only[0], f"only_{other}": only[1],
@@ -266,15 +276,11 @@ def explanations_trend(sizes=TREND_SIZES, **changes) -> dict:
             "config_changes": changes}
 
 
-def explanations(names=("motifs", "planted_feature")) -> dict:
-    return {name: explanation_quality(name) for name in names}
-
-
-def explanations_linear_readout(names=("motifs", "planted_feature")) -> dict:
+def linear_readout_quality(name: str) -> dict:
     """The variant of issue 22's item 2, not the shipped model: no per-node nonlinearity after the layer, so a
     node reaches the prediction only through R's column sums, which scale with its q (column j of R is q_j
     (p(L) + Q)^-1 e_j); the per-node SiLU let a constant q solve planted_feature (seed 4: accuracy 1.0, AUROC 0.48)."""
-    return {name: explanation_quality(name, readout="linear") for name in names}
+    return explanation_quality(name, readout="linear")
 
 
 def filter_shapes(name: str) -> dict:
@@ -648,26 +654,30 @@ def page() -> dict:
     return page_timings(PAGE)
 
 
+EXPLAINED = ("motifs", "planted_feature")
+PER_DATASET = {"explanations": explanation_quality,   # the sections that run one explanation dataset at a time
+               "explanations_linear_readout": linear_readout_quality,
+               "explanations_gated": explanations_gated, "explanations_selected": explanations_selected,
+               "explanations_selected_laplacian": lambda n: explanations_selected(n, EXPLAIN_BUDGET_LAPLACIAN)}
+
+
+def _both(section: str):
+    """A PER_DATASET section over both explanation datasets."""
+    return lambda: {n: PER_DATASET[section](n) for n in EXPLAINED}
+
+
 SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": lambda: benchmark_cv("cuneiform"),
             "majority_10fold": lambda: {n: majority_cv(n) for n in ("mutag", "cuneiform")},
             "long_range_capacity": long_range_capacity, "motif_preset": motif_preset,
-            "explanations_gated": lambda: {n: explanations_gated(n) for n in ("motifs", "planted_feature")},
-            "explanations_selected": lambda: {n: explanations_selected(n) for n in ("motifs", "planted_feature")},
-            "explanations_selected_laplacian": lambda: {n: explanations_selected(n, EXPLAIN_BUDGET_LAPLACIAN)
-                                                        for n in ("motifs", "planted_feature")},
+            "explanations_gated": _both("explanations_gated"), "explanations_selected": _both("explanations_selected"),
+            "explanations_selected_laplacian": _both("explanations_selected_laplacian"),
             "trend_explanations": explanations_trend,
             "trend_explanations_linear_readout": lambda: explanations_trend(readout="linear"),
             "tuned_cv": tuned_cv,
-            "explanations": explanations, "explanations_linear_readout": explanations_linear_readout,
+            "explanations": _both("explanations"), "explanations_linear_readout": _both("explanations_linear_readout"),
             "filters": filters, "identifiability": identifiability,
             "smoothing": smoothing, "long_range": long_range, "scaling": scaling,
             "checkpoint_bytes": checkpoint_bytes, "page": page}
-
-
-PER_DATASET = {"explanations": explanation_quality,   # the sections that run one explanation dataset at a time
-               "explanations_linear_readout": lambda n: explanation_quality(n, readout="linear"),
-               "explanations_gated": explanations_gated, "explanations_selected": explanations_selected,
-               "explanations_selected_laplacian": lambda n: explanations_selected(n, EXPLAIN_BUDGET_LAPLACIAN)}
 
 
 def table(r: dict) -> str:
@@ -711,9 +721,10 @@ def table(r: dict) -> str:
                              + " |")
     if r.get("motif_preset"):
         v, n = r["motif_preset"], len(r["motif_preset"]["runs"])
+        preset, earlier = (run_text(vars(c)) for c in (recommended_config("motifs"), measured_config("motifs")))
         lines += ["", f"Motif preset (section motif_preset, seeds {PRESET_SEEDS[0]}-{PRESET_SEEDS[-1]}, each seed's own "
-                  f"split): the preset (lr 0.003 x 200 epochs from the Laplacian start) fitted its training graphs in "
-                  f"{v['fitted']['preset']} of {n} runs; the earlier lr 0.01 x 60 from the flat start in "
+                  f"split): the preset ({preset}) fitted its training graphs in "
+                  f"{v['fitted']['preset']} of {n} runs; the earlier {earlier} in "
                   f"{v['fitted']['earlier']} (exact McNemar p = {v['against']['earlier']['mcnemar_p']:.3f}); the flat "
                   f"start at the preset's lr and epochs in {v['fitted']['flat_start']} (p = "
                   f"{v['against']['flat_start']['mcnemar_p']:.3f})."]
@@ -771,7 +782,7 @@ def main(argv=None) -> int:
     parser.add_argument("--parts", type=Path, help="a folder for per-section results")
     parser.add_argument("--section", choices=sorted(SECTIONS))
     parser.add_argument("--model", choices=MODELS, help="with a *_10fold section: only this model")
-    parser.add_argument("--dataset", choices=("motifs", "planted_feature"),
+    parser.add_argument("--dataset", choices=EXPLAINED,
                         help="with an explanations section: only this dataset")
     parser.add_argument("--available-only", action="store_true",
                         help="with --parts: write the results from the parts there, leaving out missing sections")
@@ -800,7 +811,7 @@ def main(argv=None) -> int:
             parts = [json.loads(c.read_text()) for c in cached]
             r[name] = {k: v for p in parts for k, v in p["value"].items()}
             seconds[name] = sum(p["seconds"] for p in parts)
-            whole = set(MODELS) if name.endswith("_10fold") else {"motifs", "planted_feature"}
+            whole = set(MODELS) if name.endswith("_10fold") else set(EXPLAINED)
             if set(r[name]) >= whole:
                 continue
             if args.available_only:                    # keep the parts that ran, say which did not
@@ -888,7 +899,7 @@ def variant_note(r: dict) -> str:
                 f"{n} AUROC {v['auroc_mean']:.2f} (per seed " + ", ".join(f"{x['auroc']:.2f}" for x in v["runs"])
                 + f"; untrained {v['untrained_auroc_mean']:.2f}; among the runs that learned, {learned_auroc(n, v)})" for n, v in var.items())
             + ". Chosen after seeing seeds 3 and 4 of planted_feature, so it is not an out-of-sample figure"
-            + ("" if set(var) >= {"motifs", "planted_feature"} else "; motifs not measured in this run") + ".")
+            + ("" if set(var) >= set(EXPLAINED) else "; motifs not measured in this run") + ".")
 
 
 def paired_note(name: str, cv: dict, baseline: str) -> str:
@@ -954,33 +965,28 @@ def describe(r: dict) -> dict:
         + fold_calibration_note(r.get("long_range", {}).get("calibration", {})))}
 
     ex, gated = r.get("explanations", {}), r.get("explanations_gated", {})
-    earlier = "" if set(ex) != {"motifs", "planted_feature"} else (
+    earlier = "" if set(ex) != set(EXPLAINED) else (
         " Earlier measure (seeds 0-4, every run averaged, trained or not; goal ≥ " f"{AUROC_GOAL}): " + "; ".join(
             f"{n} {v['auroc_mean']:.2f} (per seed AUROC / test accuracy " + ", ".join(
                 f"{x['auroc']:.2f} / {x['accuracy']:.2f}" for x in v["runs"]) + ")" for n, v in ex.items())
         + "." + within_note(ex) + variant_note(r))
-    section = next((s for s in SELECTED_SECTIONS if r.get(s)), SELECTED_SECTIONS[0])
-    selected = r.get(section, {})
-    flat = r.get("explanations_selected", {}) if section != "explanations_selected" else {}
-    flat_note = "" if set(flat) != {"motifs", "planted_feature"} else (
-        " Selected from the flat-start budget (lr 0.01 x 60 and lr 0.003 x 200 epochs, both p = 1 at first; "
-        "reference): " + ", ".join(gated_figure(n, v) for n, v in flat.items()) + ".")
-    shipped = "" if set(gated) != {"motifs", "planted_feature"} else (
-        " The preset of the time alone (motifs lr 0.01 x 60 epochs; no selection; seeds " f"{GATED_SEEDS[0]}-{GATED_SEEDS[-1]}): " + "; ".join(
+    selected, flat = r.get(JUDGED_SELECTION, {}), r.get("explanations_selected", {})
+    flat_note = "" if set(flat) != set(EXPLAINED) else (
+        " Selected from the flat-start budget (" + budget_text(flat) + "; reference): "
+        + ", ".join(gated_figure(n, v) for n, v in flat.items()) + ".")
+    shipped = "" if set(gated) != set(EXPLAINED) else (
+        " The preset of the time alone (motifs " + run_text(vars(measured_config("motifs"))) + "; no selection; seeds " f"{GATED_SEEDS[0]}-{GATED_SEEDS[-1]}): " + "; ".join(
             f"{gated_figure(n, v)}, per seed (training accuracy / AUROC) " + ", ".join(
                 f"{x['train_accuracy']:.2f} / {x['auroc']:.2f}" for x in v["runs"]) for n, v in gated.items())
         + "; untrained, AUROC " + ", ".join(f"{n} {np.mean([x['untrained_auroc'] for x in v['runs']]):.2f}"
                                             for n, v in gated.items()) + ".")
     out["faithful_explanations"] = ("", "The selected explanation runs did not finish in this bench run." + shipped
-                                    + earlier) if set(selected) != {"motifs", "planted_feature"} else (
+                                    + earlier) if set(selected) != set(EXPLAINED) else (
         ", ".join(gated_figure(n, v) for n, v in selected.items()),
         f"AUROC of q for the label-carrying nodes on the held-out graphs, judged among the runs that trained "
         f"(training accuracy ≥ {TRAINED_GATE}, read before any test graph) over seeds {GATED_SEEDS[0]} to "
         f"{GATED_SEEDS[-1]}; each seed's model selected on 20 % of its training graphs from "
-        + " and ".join(f"lr {b['lr']:g} x {b['epochs']} epochs" + (f" from the {b['p_init']} start" if "p_init" in b
-                                                                    else "")
-                       for b in next(iter(selected.values()))["budget"])
-        + " (the first each dataset's earlier preset; motifs now ships the second): "
+        + budget_text(selected) + " (the first each dataset's earlier preset; motifs now ships the second): "
         + "; ".join(selected_note(n, v) for n, v in selected.items())
         + "." + trend_note(r.get("trend_explanations"))
         + trend_note(r.get("trend_explanations_linear_readout"), " With the linear readout (variant)")

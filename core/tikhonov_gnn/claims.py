@@ -76,7 +76,10 @@ def _explanations(result, field):
     return [ex[n][field] for n in _EXPLAINED] if set(ex) == set(_EXPLAINED) else None
 
 
-def _gated(result, field, trained=True, section="explanations_selected_laplacian"):
+JUDGED_SELECTION = "explanations_selected_laplacian"   # the selection whose budget holds the shipped motif preset
+
+
+def _gated(result, field, trained=True, section=JUDGED_SELECTION):
     """Per explanation dataset: ``field`` of the runs that trained (or of every run with ``trained=False``), each
     seed's model selected on validation from a budget with the Laplacian start (``explanations_selected_laplacian``)
     or with the flat start only (``explanations_selected``), or the dataset's earlier preset alone
