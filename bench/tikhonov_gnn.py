@@ -252,6 +252,33 @@ def explanations_selected(name: str, budget=EXPLAIN_BUDGET) -> dict:
             "budget": [{"lr": c.lr, "epochs": c.epochs, "p_init": c.p_init} for c in configs]}
 
 
+def explanations_occlusion(name: str, **changes) -> dict:
+    """q against the model itself: per seed (GATED_SEEDS), the selection of the judged section (the budget
+    EXPLAIN_BUDGET_LAPLACIAN, with ``changes``), then on the held-out graphs the mean per-graph Spearman
+    correlation between q and each node's occlusion effect (core/tikhonov_gnn/occlusion.py), beside the AUROC of q
+    for the motif or planted nodes; the untrained model (q at initialisation) as the null."""
+    from core.common.seeding import torch_seeded
+    from core.tikhonov_gnn.models import build_model
+    from core.tikhonov_gnn.occlusion import occlusion_agreement
+    from core.tikhonov_gnn.training import holdout_split
+    from core.tikhonov_gnn.tuning import select
+
+    rows, configs = [], [measured_config(name, **{**c, **changes}) for c in EXPLAIN_BUDGET_LAPLACIAN]
+    for seed in GATED_SEEDS:
+        data = load_dataset(name, seed=seed)
+        train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
+        test = [data.graphs[i] for i in test_index]
+        chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
+        with torch_seeded(seed):
+            untrained = build_model("tikhonov", data.n_features, data.n_classes, data.task, configs[chosen.index])
+        rows.append({"seed": seed, "chosen": chosen.index, "train_accuracy": chosen.train_accuracy,
+                     "test_accuracy": chosen.test_accuracy, "auroc": explanation_auroc(chosen.model, test),
+                     "agreement": occlusion_agreement(chosen.model, test),
+                     "untrained_agreement": occlusion_agreement(untrained.eval(), test)})
+    return {"runs": rows, "gate": TRAINED_GATE, "seeds": list(GATED_SEEDS), "config_changes": changes,
+            "budget": [run_text({"lr": c.lr, "epochs": c.epochs, "p_init": c.p_init}) for c in configs]}
+
+
 TREND_SIZES = (150, 300, 600)        # planted-feature graphs per dataset (300 is the shipped size)
 
 
@@ -658,7 +685,9 @@ EXPLAINED = ("motifs", "planted_feature")
 PER_DATASET = {"explanations": explanation_quality,   # the sections that run one explanation dataset at a time
                "explanations_linear_readout": linear_readout_quality,
                "explanations_gated": explanations_gated, "explanations_selected": explanations_selected,
-               "explanations_selected_laplacian": lambda n: explanations_selected(n, EXPLAIN_BUDGET_LAPLACIAN)}
+               "explanations_selected_laplacian": lambda n: explanations_selected(n, EXPLAIN_BUDGET_LAPLACIAN),
+               "explanations_occlusion": explanations_occlusion,
+               "explanations_occlusion_linear_readout": lambda n: explanations_occlusion(n, readout="linear")}
 
 
 def _both(section: str):
@@ -671,6 +700,8 @@ SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": l
             "long_range_capacity": long_range_capacity, "motif_preset": motif_preset,
             "explanations_gated": _both("explanations_gated"), "explanations_selected": _both("explanations_selected"),
             "explanations_selected_laplacian": _both("explanations_selected_laplacian"),
+            "explanations_occlusion": _both("explanations_occlusion"),
+            "explanations_occlusion_linear_readout": _both("explanations_occlusion_linear_readout"),
             "trend_explanations": explanations_trend,
             "trend_explanations_linear_readout": lambda: explanations_trend(readout="linear"),
             "tuned_cv": tuned_cv,

@@ -33,6 +33,7 @@ from importlib import import_module
 from core.tikhonov_gnn.config import MODELS, TikhonovConfig, recommended_config
 from core.tikhonov_gnn.data import DATASETS, Dataset, Graph, load_dataset
 from core.tikhonov_gnn.explain import Explanation, explain, explanation_auroc, explanation_from_scores
+from core.tikhonov_gnn.occlusion import occlusion_agreement, occlusion_effects
 from core.tikhonov_gnn.operator import (NormalizedExplanation, bernstein_eval, bernstein_to_monomial, filter_kind,
                                         normalize_parameters, normalized_laplacian, parameters_from_operator, poly_eval,
                                         tikhonov_objective, tikhonov_operator)
@@ -59,5 +60,5 @@ __all__ = [
     "NormalizedExplanation", "tikhonov_solve", "TikhonovLayer", "TikhonovClassifier", "GCN", "GIN",
     "load_dataset", "DATASETS", "Dataset", "Graph", "TikhonovConfig", "recommended_config", "MODELS", "train",
     "TrainResult", "cross_validate", "CrossValidation", "save_model", "load_model", "LoadedModel", "explain", "Explanation", "explanation_auroc",
-    "explanation_from_scores", "ShippedView", "load_view",
+    "explanation_from_scores", "occlusion_effects", "occlusion_agreement", "ShippedView", "load_view",
 ]
