@@ -912,6 +912,33 @@ def selected_note(name: str, v: dict) -> str:
         + f"; labels shuffled (the same selection), AUROC {np.mean([x['shuffled_auroc'] for x in rows]):.2f}")
 
 
+def occlusion_note(r: dict) -> str:
+    """q against the model's own occlusion effects (section explanations_occlusion), and with the linear readout."""
+    from scipy import stats
+
+    def interval(values):
+        ci = stats.ttest_1samp(values, 0.0).confidence_interval(0.95)
+        return f"{np.mean(values):+.2f} [{ci.low:+.2f}, {ci.high:+.2f}]"
+
+    def one(name, v):
+        runs = [x for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
+        return (f"{name} {interval([x['agreement'] for x in runs])} over {len(runs)} trained runs (per seed AUROC / "
+                "agreement " + ", ".join(f"{x['auroc']:.2f} / {x['agreement']:+.2f}" for x in runs)
+                + f"; untrained {interval([x['untrained_agreement'] for x in v['runs']])})")
+
+    occ, lin = r.get("explanations_occlusion", {}), r.get("explanations_occlusion_linear_readout", {})
+    if set(occ) != set(EXPLAINED):
+        return " Occlusion (q against the model itself) was not measured in this run."
+    out = (" Against the model itself (section explanations_occlusion, the same selections): the mean per-graph "
+           "Spearman correlation between q and each node's occlusion effect (its propagated input averaged away, q "
+           "kept), " + "; ".join(one(n, v) for n, v in occ.items()) + ".")
+    if set(lin) == set(EXPLAINED):
+        out += (" With the linear readout (variant; the same budget and seeds, section "
+                "explanations_occlusion_linear_readout): " + "; ".join(
+                    f"{gated_figure(n, v)}, agreement " + one(n, v).split(" ", 1)[1] for n, v in lin.items()) + ".")
+    return out
+
+
 def trend_note(t: dict | None, what: str = " Planted feature") -> str:
     if not t:
         return f"{what}: the trend over training-set size was not measured in this run."
@@ -1019,7 +1046,7 @@ def describe(r: dict) -> dict:
         f"{GATED_SEEDS[-1]}; each seed's model selected on 20 % of its training graphs from "
         + budget_text(selected) + " (the first each dataset's earlier preset; motifs now ships the second): "
         + "; ".join(selected_note(n, v) for n, v in selected.items())
-        + "." + trend_note(r.get("trend_explanations"))
+        + "." + occlusion_note(r) + trend_note(r.get("trend_explanations"))
         + trend_note(r.get("trend_explanations_linear_readout"), " With the linear readout (variant)")
         + bootstrap_note(r.get("long_range", {}).get("calibration", {}))
         + " The layer propagates a linear map of the features (an MLP encoder let the readout ignore q); the motif "

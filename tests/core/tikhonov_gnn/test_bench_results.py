@@ -53,7 +53,16 @@ def test_the_explanation_verdict_is_judged_among_trained_runs_against_its_nulls_
         for k, x in enumerate(v["runs"]):
             x["train_accuracy"], x["auroc"] = 1.0, 0.93 + 0.005 * (k % 4)
             x["shuffled_auroc"] = 0.5 + 0.01 * (k % 3 - 1)
+    assert faithful(doctored).status == "partly"             # the stored occlusion null fails (untrained q agrees)
+    for v in doctored["explanations_occlusion"].values():
+        for k, x in enumerate(v["runs"]):
+            x["train_accuracy"], x["agreement"] = 1.0, 0.7 + 0.01 * (k % 3)
+            x["untrained_agreement"] = 0.02 * (k % 3 - 1)
     assert faithful(doctored).status == REPRODUCED
+    by_design = copy.deepcopy(doctored)             # the control: an untrained q agrees with the effects as well
+    for x in by_design["explanations_occlusion"]["planted_feature"]["runs"]:
+        x["untrained_agreement"] += 0.6
+    assert faithful(by_design).status == "partly"
     leak = copy.deepcopy(doctored)                  # the control: a model trained on shuffled labels also points there
     for v in leak["explanations_selected_laplacian"].values():
         for k, x in enumerate(v["runs"]):
