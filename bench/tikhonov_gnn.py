@@ -36,6 +36,7 @@ from core.tikhonov_gnn.claims import AUROC_GOAL, JUDGED_SELECTION, MATCH_MARGIN 
 from core.tikhonov_gnn.ship import ASSETS  # noqa: E402
 
 PAGE = "../pages/tikhonov_gnn.py"
+RESULTS = ROOT / "bench" / "results" / "tikhonov_gnn.json"   # the stored run (trend_q_depth reads its tuned_cv)
 SEEDS = (0, 1, 2, 3, 4)
 COMMAND = "python bench/tikhonov_gnn.py"
 SIZES = (100, 500, 2000, 10000, 50000)
@@ -387,13 +388,18 @@ LONG_RANGE_LRS = (0.01, 0.003, 0.001)
 LONG_RANGE_GRIDS = {"long_range_near": ((2, 4), LONG_RANGE_SEEDS), "long_range_mid": ((8,), LONG_RANGE_SEEDS),
                     "long_range_far": ((16,), LONG_RANGE_SEEDS[:2]), "long_range_far_b": ((16,), LONG_RANGE_SEEDS[2:4]),
                     "long_range_far_c": ((16,), LONG_RANGE_SEEDS[4:])}
-SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, "tuned_cv")
+# The Q-network's depth (message-passing hops) as a scale: Tikhonov's tuned 10-fold runs at each depth, the same
+# budget and folds as tuned_cv (whose Tikhonov runs are the shipped depth, 2), one grid per depth (under 20 minutes).
+Q_DEPTHS = (1, 2, 4, 6)
+Q_DEPTH_GRIDS = {f"tuned_cv_q{h}": h for h in Q_DEPTHS if h != 2}
+SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, "tuned_cv", *Q_DEPTH_GRIDS)
 TUNED_LRS, TUNED_HIDDEN = (0.01, 0.003, 0.001), (32, 64)   # every model's budget on the benchmarks: 6 configurations
 
 
-def tuned_cv_configs(name: str, model: str) -> list:
-    """A model's budget on a benchmark: lr x width, the benchmark's other settings as shipped (80 epochs)."""
-    return [recommended_config(name, model=model, lr=lr, hidden=h) for lr in TUNED_LRS for h in TUNED_HIDDEN]
+def tuned_cv_configs(name: str, model: str, **changes) -> list:
+    """A model's budget on a benchmark: lr x width, the benchmark's other settings as shipped (80 epochs), then
+    ``changes`` (the Q-network's depth: q_hops)."""
+    return [recommended_config(name, model=model, lr=lr, hidden=h, **changes) for lr in TUNED_LRS for h in TUNED_HIDDEN]
 
 
 def long_range_configs(model: str, distance: int, epochs: int = 200, lrs=LONG_RANGE_LRS) -> list:
@@ -417,6 +423,10 @@ def sweep(grid: str) -> list:
     if grid == "tuned_cv":
         return [Cell(f"tuned_cv-{b}-{m}-fold{k:02d}", {"benchmark": b, "model": m, "fold": k}, 0)
                 for b in ("mutag", "cuneiform") for m in MODELS for k in range(1, 11)]
+    if grid in Q_DEPTH_GRIDS:
+        return [Cell(f"tuned_cv-{b}-tikhonov-q{Q_DEPTH_GRIDS[grid]}-fold{k:02d}",
+                     {"benchmark": b, "model": "tikhonov", "fold": k, "q_hops": Q_DEPTH_GRIDS[grid]}, 0)
+                for b in ("mutag", "cuneiform") for k in range(1, 11)]
     if grid not in LONG_RANGE_GRIDS:
         raise ValueError(f"grid: {grid!r} is not a grid of bench/tikhonov_gnn.py; allowed {', '.join(SWEEP_GRIDS)}")
     distances, seeds = LONG_RANGE_GRIDS[grid]
@@ -437,7 +447,8 @@ def run_cell(cell):
 
     p = cell.params
     if "benchmark" in p:
-        return CellOutput(values=tuned_fold(p["benchmark"], p["model"], p["fold"]))
+        return CellOutput(values=tuned_fold(p["benchmark"], p["model"], p["fold"],
+                                            **({"q_hops": p["q_hops"]} if "q_hops" in p else {})))
     configs = long_range_configs(p["model"], p["distance"], p.get("epochs", 200), tuple(p.get("lrs", LONG_RANGE_LRS)))
     chosen = select(configs, make_bottleneck(p["distance"], seed=cell.seed, cut=p.get("cut", False)), cell.seed)
     config = configs[chosen.index]
@@ -560,20 +571,22 @@ def sweep_values(grid: str) -> tuple[list, list]:
     return [c["values"] for c in cells["cells"]], [c["cell_seconds"] for c in timings["cells"].values()]
 
 
-def tuned_fold(name: str, model: str, fold: int) -> dict:
-    """Fold ``fold`` (1-10) of the benchmark's 10-fold split: ``model`` selected from its budget on a validation
-    split of the training fold, scored on the test fold (the same folds and seeds as cross_validate)."""
+def tuned_fold(name: str, model: str, fold: int, **changes) -> dict:
+    """Fold ``fold`` (1-10) of the benchmark's 10-fold split: ``model`` selected from its budget (with ``changes``)
+    on a validation split of the training fold, scored on the test fold (the same folds and seeds as
+    cross_validate)."""
     from core.common.seeding import derive_seed
     from core.tikhonov_gnn.training import cv_folds
     from core.tikhonov_gnn.tuning import select
 
     data = load_dataset(name)
     tr, te = cv_folds(data, 10, 0)[fold - 1]
-    configs = tuned_cv_configs(name, model)
+    configs = tuned_cv_configs(name, model, **changes)
     chosen = select(configs, data, derive_seed(0, "fold", fold), train_index=tr, test_index=te)
     config = configs[chosen.index]
     return {"benchmark": name, "model": model, "fold": fold, "test_accuracy": chosen.test_accuracy,
-            "validation": chosen.validation, "chosen": {"lr": config.lr, "hidden": config.hidden}}
+            "validation": chosen.validation, "chosen": {"lr": config.lr, "hidden": config.hidden},
+            "q_hops": config.q_hops}
 
 
 def tuned_cv() -> dict:
@@ -587,6 +600,33 @@ def tuned_cv() -> dict:
     for models in out.values():
         for row in models.values():
             row["mean"] = float(np.mean(row["fold_accuracies"]))
+    return out
+
+
+def trend_q_depth(tuned: dict | None = None) -> dict:
+    """Tikhonov's tuned 10-fold accuracy against the Q-network's depth (Q_DEPTHS; depth 2 from the stored tuned_cv,
+    the others through ``python -m bench.run tikhonov_gnn --grid tuned_cv_q1`` and friends), and at each depth its
+    paired difference to each baseline's tuned folds: whether the gap closes as the Q-network deepens."""
+    from scipy import stats
+
+    tuned = tuned if tuned is not None else json.loads(RESULTS.read_text())["tuned_cv"]
+    folds = {(b, 2): v["tikhonov"]["fold_accuracies"] for b, v in tuned.items()}
+    for grid, depth in Q_DEPTH_GRIDS.items():
+        for c in sorted(sweep_values(grid)[0], key=lambda v: v["fold"]):
+            folds.setdefault((c["benchmark"], depth), []).append(c["test_accuracy"])
+    out = {}
+    for b in sorted(tuned):
+        rows = []
+        for depth in Q_DEPTHS:
+            acc = folds[(b, depth)]
+            row = {"q_hops": depth, "fold_accuracies": acc, "mean": float(np.mean(acc))}
+            for m in ("gcn", "gin"):
+                d = np.subtract(acc, tuned[b][m]["fold_accuracies"])
+                ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+                row[f"minus_{m}"] = [float(d.mean()), float(ci.low), float(ci.high)]
+            rows.append(row)
+        out[b] = {"runs": rows, "trend": [[r["q_hops"], r["mean"], r["minus_gin"][0]] for r in rows],
+                  "trend_columns": ["Q-network hops", "Tikhonov tuned 10-fold accuracy", "minus GIN"]}
     return out
 
 
@@ -704,7 +744,7 @@ SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": l
             "explanations_occlusion_linear_readout": _both("explanations_occlusion_linear_readout"),
             "trend_explanations": explanations_trend,
             "trend_explanations_linear_readout": lambda: explanations_trend(readout="linear"),
-            "tuned_cv": tuned_cv,
+            "tuned_cv": tuned_cv, "trend_q_depth": trend_q_depth,
             "explanations": _both("explanations"), "explanations_linear_readout": _both("explanations_linear_readout"),
             "filters": filters, "identifiability": identifiability,
             "smoothing": smoothing, "long_range": long_range, "scaling": scaling,
@@ -971,6 +1011,18 @@ def paired_note(name: str, cv: dict, baseline: str) -> str:
             f"({folds_for_power(d, MATCH_MARGIN)} folds for 0.8)")
 
 
+def q_depth_note(t: dict | None) -> str:
+    """Tikhonov's tuned accuracy and its paired gap to each baseline against the Q-network's depth."""
+    if not t:
+        return " The trend over the Q-network's depth was not measured in this run."
+    return (" As the Q-network deepens (section trend_q_depth: hops, the same budget and folds; Tikhonov's mean, minus "
+            "GCN, minus GIN, paired by fold): " + "; ".join(
+                f"{b} " + ", ".join(f"{r['q_hops']}: {r['mean']:.3f}, {r['minus_gcn'][0]:+.3f} [{r['minus_gcn'][1]:+.3f}, "
+                                    f"{r['minus_gcn'][2]:+.3f}], {r['minus_gin'][0]:+.3f} [{r['minus_gin'][1]:+.3f}, "
+                                    f"{r['minus_gin'][2]:+.3f}]" for r in v["runs"]) for b, v in sorted(t.items()))
+            + ".")
+
+
 def capacity_note(cap: dict | None) -> str:
     """What one layer can do at the farthest distance when q is set by hand, and with three times the epochs."""
     if not cap:
@@ -1020,7 +1072,8 @@ def describe(r: dict) -> dict:
         + (" Null, the trivial method (majority class of each training fold) on the same folds: " + ", ".join(
             f"{n} {v['mean']:.3f}" for n, v in sorted(r["majority_10fold"].items())) + "."
            if "majority_10fold" in r else " The trivial method was not measured in this run.")
-        + fold_calibration_note(r.get("long_range", {}).get("calibration", {})))}
+        + fold_calibration_note(r.get("long_range", {}).get("calibration", {}))
+        + q_depth_note(r.get("trend_q_depth")))}
 
     ex, gated = r.get("explanations", {}), r.get("explanations_gated", {})
     earlier = "" if set(ex) != set(EXPLAINED) else (

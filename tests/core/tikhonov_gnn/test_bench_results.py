@@ -271,3 +271,32 @@ def test_the_motif_preset_is_the_stored_comparison_s_and_it_says_how_sure():
     rows = lambda pairs: [{"seed": i, "preset": a, "earlier": b} for i, (a, b) in enumerate(pairs)]  # noqa: E731
     assert bench.preset_summary(rows([(1.0, 0.5), (0.5, 1.0)]))["against"]["earlier"]["mcnemar_p"] == 1.0
     assert bench.preset_summary(rows([(1.0, 0.5)] * 6))["against"]["earlier"]["mcnemar_p"] < 0.05
+
+
+def test_the_q_depth_grids_vary_only_the_q_network_and_reuse_the_tuned_folds(monkeypatch):
+    assert set(bench.Q_DEPTH_GRIDS.values()) | {2} == set(bench.Q_DEPTHS) and len(bench.Q_DEPTHS) >= 3
+    names = []
+    for grid, depth in bench.Q_DEPTH_GRIDS.items():
+        cells = bench.sweep(grid)
+        assert {(c.params["benchmark"], c.params["fold"]) for c in cells} == {
+            (b, k) for b in ("mutag", "cuneiform") for k in range(1, 11)}
+        assert {(c.params["model"], c.params["q_hops"]) for c in cells} == {("tikhonov", depth)}
+        names += [c.name for c in cells]
+        configs = bench.tuned_cv_configs("mutag", "tikhonov", q_hops=depth)   # the same lr x width budget
+        assert {c.q_hops for c in configs} == {depth}
+        assert [(c.lr, c.hidden) for c in configs] == [(c.lr, c.hidden) for c in bench.tuned_cv_configs("mutag", "gin")]
+    assert len(set(names)) == len(names)
+    # the trend from synthetic folds: depth 2 is the stored tuned run's, the others the grids', paired with the baselines
+    tuned = {"mutag": {m: {"fold_accuracies": list(np.linspace(0.6, 0.9, 10) + off)}
+                       for m, off in (("tikhonov", 0.0), ("gcn", 0.01), ("gin", 0.05))}}
+    grids = {g: ([{"benchmark": "mutag", "fold": k, "test_accuracy": 0.7 + 0.01 * d + 0.001 * k}
+                  for k in range(10, 0, -1)], []) for g, d in bench.Q_DEPTH_GRIDS.items()}
+    monkeypatch.setattr(bench, "sweep_values", lambda grid: grids[grid])
+    t = bench.trend_q_depth(tuned)["mutag"]
+    rows = {r["q_hops"]: r for r in t["runs"]}
+    assert rows[2]["fold_accuracies"] == tuned["mutag"]["tikhonov"]["fold_accuracies"]
+    assert rows[2]["minus_gin"][0] == pytest.approx(-0.05) and rows[2]["minus_gcn"][0] == pytest.approx(-0.01)
+    want = np.mean(0.7 + 0.04 + 0.001 * np.arange(1, 11) - tuned["mutag"]["gin"]["fold_accuracies"])
+    assert rows[4]["minus_gin"][0] == pytest.approx(want)            # folds in order, whatever order the cells came
+    assert rows[4]["minus_gin"][1] < want < rows[4]["minus_gin"][2]
+    assert [x[0] for x in t["trend"]] == list(bench.Q_DEPTHS)
