@@ -1017,7 +1017,7 @@ def q_depth_note(t: dict | None) -> str:
         return " The trend over the Q-network's depth was not measured in this run."
     return (" As the Q-network deepens (section trend_q_depth: hops, the same budget and folds; Tikhonov's mean, minus "
             "GCN, minus GIN, paired by fold): " + "; ".join(
-                f"{b} " + ", ".join(f"{r['q_hops']}: {r['mean']:.3f}, {r['minus_gcn'][0]:+.3f} [{r['minus_gcn'][1]:+.3f}, "
+                f"{b} " + ", ".join(f"{r['q_hops']} hops {r['mean']:.3f}, {r['minus_gcn'][0]:+.3f} [{r['minus_gcn'][1]:+.3f}, "
                                     f"{r['minus_gcn'][2]:+.3f}], {r['minus_gin'][0]:+.3f} [{r['minus_gin'][1]:+.3f}, "
                                     f"{r['minus_gin'][2]:+.3f}]" for r in v["runs"]) for b, v in sorted(t.items()))
             + ".")

@@ -300,3 +300,22 @@ def test_the_q_depth_grids_vary_only_the_q_network_and_reuse_the_tuned_folds(mon
     assert rows[4]["minus_gin"][0] == pytest.approx(want)            # folds in order, whatever order the cells came
     assert rows[4]["minus_gin"][1] < want < rows[4]["minus_gin"][2]
     assert [x[0] for x in t["trend"]] == list(bench.Q_DEPTHS)
+
+
+def test_the_stored_q_depth_trend_pairs_the_stored_folds():
+    from scipy import stats
+
+    for b, v in RESULT["trend_q_depth"].items():
+        rows = {r["q_hops"]: r for r in v["runs"]}
+        assert sorted(rows) == list(bench.Q_DEPTHS)
+        assert rows[2]["fold_accuracies"] == RESULT["tuned_cv"][b]["tikhonov"]["fold_accuracies"]
+        for r in rows.values():
+            assert len(r["fold_accuracies"]) == 10 and r["mean"] == pytest.approx(np.mean(r["fold_accuracies"]))
+            for m in ("gcn", "gin"):
+                d = np.subtract(r["fold_accuracies"], RESULT["tuned_cv"][b][m]["fold_accuracies"])
+                ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+                assert r[f"minus_{m}"] == pytest.approx([d.mean(), ci.low, ci.high])
+    shipped = {v["claim_id"]: v for v in RESULT["verdicts"]}["matches_baselines"]
+    trend = shipped["diagnosis"]["trend"]                              # the stored trend, as the ledger copied it
+    assert shipped["diagnosis"]["cause"] == "scale" and trend == RESULT["trend_q_depth"]["cuneiform"]["trend"]
+    assert [row[0] for row in trend] == list(bench.Q_DEPTHS)
