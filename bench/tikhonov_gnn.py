@@ -558,6 +558,34 @@ def long_range_capacity(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
     return {"distance": distance, "runs": rows}
 
 
+LEAK_Q = (0.01, 0.003, 0.001, 0.0003)   # q on every node but the source (the source: 10)
+
+
+def long_range_leak(distances=(8, 16), seed: int = 0) -> dict:
+    """What one layer needs to read the source across the path, in closed form (numpy, no training): with q = 10
+    at the source and ``q_other`` on every other node, p(λ) = λ, the sign of the target's (R value)_t against the
+    source's value over the dataset's graphs, and the source's share of the target's row of R. q enters R only
+    against p's scale, so q_other is relative to p."""
+    from core.tikhonov_gnn.data import make_bottleneck
+    from core.tikhonov_gnn.operator import normalized_laplacian
+
+    rows = []
+    for distance in distances:
+        graphs = make_bottleneck(distance, seed=seed).graphs
+        for q_other in LEAK_Q:
+            hits, share = [], []
+            for g in graphs:
+                source, target = int(np.argmax(g.features[:, 0])), int(np.argmax(g.features[:, 1]))
+                q = np.full(g.n_nodes, q_other)
+                q[source] = 10.0
+                r = np.linalg.solve(normalized_laplacian(g.adjacency) + np.diag(q), np.diag(q))
+                hits.append(np.sign(r[target] @ g.features[:, 2]) == g.features[source, 2])
+                share.append(r[target, source] / np.abs(r[target]).sum())
+            rows.append({"distance": distance, "q_other": q_other, "sign_accuracy": float(np.mean(hits)),
+                         "source_share": float(np.mean(share))})
+    return {"runs": rows, "seed": seed}
+
+
 def sweep_values(grid: str) -> tuple[list, list]:
     """Every cell's values of this bench's sweep ``grid``, run through bench/run.py (resuming finished cells), and
     each cell's seconds as it ran."""
@@ -737,7 +765,7 @@ def _both(section: str):
 
 SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": lambda: benchmark_cv("cuneiform"),
             "majority_10fold": lambda: {n: majority_cv(n) for n in ("mutag", "cuneiform")},
-            "long_range_capacity": long_range_capacity, "motif_preset": motif_preset,
+            "long_range_capacity": long_range_capacity, "long_range_leak": long_range_leak, "motif_preset": motif_preset,
             "explanations_gated": _both("explanations_gated"), "explanations_selected": _both("explanations_selected"),
             "explanations_selected_laplacian": _both("explanations_selected_laplacian"),
             "explanations_occlusion": _both("explanations_occlusion"),

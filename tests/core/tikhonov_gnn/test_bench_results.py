@@ -319,3 +319,14 @@ def test_the_stored_q_depth_trend_pairs_the_stored_folds():
     trend = shipped["diagnosis"]["trend"]                              # the stored trend, as the ledger copied it
     assert shipped["diagnosis"]["cause"] == "scale" and trend == RESULT["trend_q_depth"]["cuneiform"]["trend"]
     assert [row[0] for row in trend] == list(bench.Q_DEPTHS)
+
+
+def test_the_stored_leak_table_recomputes_and_reading_needs_small_q_elsewhere():
+    assert RESULT["long_range_leak"] == bench.long_range_leak()          # closed form: the same numbers
+    for d in (8, 16):
+        rows = sorted((r for r in RESULT["long_range_leak"]["runs"] if r["distance"] == d), key=lambda r: -r["q_other"])
+        shares = [r["source_share"] for r in rows]
+        assert shares == sorted(shares) and 0 < shares[0] < shares[-1] < 1   # less q elsewhere: more of the source
+        assert rows[-1]["sign_accuracy"] == 1.0
+    far = {r["q_other"]: r["sign_accuracy"] for r in RESULT["long_range_leak"]["runs"] if r["distance"] == 16}
+    assert far[0.01] < 0.6                                                  # at the budget's q_init: near chance
