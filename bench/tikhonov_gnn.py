@@ -32,6 +32,7 @@ from core.common.results import result_to_dict  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.tikhonov_gnn import (MODELS, cross_validate, explain, explanation_auroc, load_dataset,  # noqa: E402
                                recommended_config, train)
+from core.common.decisions import PairedT  # noqa: E402
 from core.tikhonov_gnn.claims import AUROC_GOAL, JUDGED_SELECTION, MATCH_MARGIN  # noqa: E402  (shared with the rules)
 from core.tikhonov_gnn.ship import ASSETS  # noqa: E402
 
@@ -277,7 +278,49 @@ def explanations_occlusion(name: str, **changes) -> dict:
                      "agreement": occlusion_agreement(chosen.model, test),
                      "untrained_agreement": occlusion_agreement(untrained.eval(), test)})
     return {"runs": rows, "gate": TRAINED_GATE, "seeds": list(GATED_SEEDS), "config_changes": changes,
-            "budget": [run_text({"lr": c.lr, "epochs": c.epochs, "p_init": c.p_init}) for c in configs]}
+            "budget": [{"lr": c.lr, "epochs": c.epochs, "p_init": c.p_init} for c in configs]}
+
+
+def _off_motif_cycles(graph) -> np.ndarray:
+    """The nodes on a cycle that avoids the motif (in the 5-cycle class, the base's long cycle closed by its chord)."""
+    import networkx as nx
+
+    out = np.zeros(graph.n_nodes, dtype=bool)
+    for cycle in nx.cycle_basis(nx.from_numpy_array(graph.adjacency)):
+        if not graph.truth[cycle].any():
+            out[cycle] = True
+    return out
+
+
+def motif_evidence() -> dict:
+    """Does q mark other evidence of the label in our motif data? Per seed (GATED_SEEDS), the judged selection's
+    model (as in explanations_selected_laplacian), and on each held-out graph where its largest q lies: on the motif,
+    on a cycle off the motif (the 5-cycle class's long base cycle), or elsewhere; with the AUROC of q for those
+    off-motif cycle nodes in the 5-cycle class."""
+    from sklearn.metrics import roc_auc_score
+
+    from core.tikhonov_gnn.training import holdout_split
+    from core.tikhonov_gnn.tuning import select
+
+    rows, configs = [], [measured_config("motifs", **c) for c in EXPLAIN_BUDGET_LAPLACIAN]
+    for seed in GATED_SEEDS:
+        data = load_dataset("motifs", seed=seed)
+        train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
+        chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
+        largest = {"motif": 0, "off_motif_cycle": 0, "elsewhere": 0}
+        cycle_q, cycle_mask = [], []
+        for g in (data.graphs[i] for i in test_index):
+            q, off = explain(chosen.model, g).q, _off_motif_cycles(g)
+            k = int(np.argmax(q))
+            largest["motif" if g.truth[k] else "off_motif_cycle" if off[k] else "elsewhere"] += 1
+            if g.label == 1:
+                cycle_q.append(q)
+                cycle_mask.append(off)
+        rows.append({"seed": seed, "train_accuracy": chosen.train_accuracy,
+                     "auroc": explanation_auroc(chosen.model, [data.graphs[i] for i in test_index]),
+                     "largest_q": largest,
+                     "off_motif_cycle_auroc": float(roc_auc_score(np.concatenate(cycle_mask), np.concatenate(cycle_q)))})
+    return {"runs": rows, "gate": TRAINED_GATE}
 
 
 TREND_SIZES = (150, 300, 600)        # planted-feature graphs per dataset (300 is the shipped size)
@@ -567,7 +610,7 @@ def long_range_leak(distances=(8, 16), seed: int = 0) -> dict:
     source's value over the dataset's graphs, and the source's share of the target's row of R. q enters R only
     against p's scale, so q_other is relative to p."""
     from core.tikhonov_gnn.data import make_bottleneck
-    from core.tikhonov_gnn.operator import normalized_laplacian
+    from core.tikhonov_gnn.operator import normalized_laplacian, tikhonov_operator
 
     rows = []
     for distance in distances:
@@ -578,12 +621,34 @@ def long_range_leak(distances=(8, 16), seed: int = 0) -> dict:
                 source, target = int(np.argmax(g.features[:, 0])), int(np.argmax(g.features[:, 1]))
                 q = np.full(g.n_nodes, q_other)
                 q[source] = 10.0
-                r = np.linalg.solve(normalized_laplacian(g.adjacency) + np.diag(q), np.diag(q))
+                r = tikhonov_operator(normalized_laplacian(g.adjacency), q, [0.0, 1.0])   # p(λ) = λ
                 hits.append(np.sign(r[target] @ g.features[:, 2]) == g.features[source, 2])
                 share.append(r[target, source] / np.abs(r[target]).sum())
             rows.append({"distance": distance, "q_other": q_other, "sign_accuracy": float(np.mean(hits)),
                          "source_share": float(np.mean(share))})
     return {"runs": rows, "seed": seed}
+
+
+SMALL_Q_STARTS = ({"q_init": 0.01}, {"q_init": 0.002}, {"eps_q": 1e-5, "q_init": 0.0005},
+                  {"eps_q": 1e-5, "q_init": 0.0005, "lr": 0.01})
+
+
+def long_range_small_q(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
+    """Is a small q everywhere enough to train at ``distance`` hops (long_range_leak says it is needed)? On the design
+    seeds, one Tikhonov run per start in SMALL_Q_STARTS (Laplacian start, lr 0.003 unless given, 200 epochs, batch
+    16): final training and test accuracy."""
+    from core.tikhonov_gnn.data import make_bottleneck
+
+    rows = []
+    for seed in DESIGN_SEEDS:
+        data = make_bottleneck(distance, seed=seed)
+        for start in SMALL_Q_STARTS:
+            config = recommended_config("sbm_homophilic", **{"model": "tikhonov", "epochs": 200, "batch_size": 16,
+                                                             "lr": 0.003, "p_init": "laplacian", **start})
+            result = train(config, data, seed=seed)
+            rows.append({"seed": seed, "start": start, "train_accuracy": float(result.train_accuracy[-1]),
+                         "test_accuracy": result.final_test_accuracy})
+    return {"distance": distance, "runs": rows}
 
 
 def sweep_values(grid: str) -> tuple[list, list]:
@@ -635,8 +700,6 @@ def trend_q_depth(tuned: dict | None = None) -> dict:
     """Tikhonov's tuned 10-fold accuracy against the Q-network's depth (Q_DEPTHS; depth 2 from the stored tuned_cv,
     the others through ``python -m bench.run tikhonov_gnn --grid tuned_cv_q1`` and friends), and at each depth its
     paired difference to each baseline's tuned folds: whether the gap closes as the Q-network deepens."""
-    from scipy import stats
-
     tuned = tuned if tuned is not None else json.loads(RESULTS.read_text())["tuned_cv"]
     folds = {(b, 2): v["tikhonov"]["fold_accuracies"] for b, v in tuned.items()}
     for grid, depth in Q_DEPTH_GRIDS.items():
@@ -649,9 +712,7 @@ def trend_q_depth(tuned: dict | None = None) -> dict:
             acc = folds[(b, depth)]
             row = {"q_hops": depth, "fold_accuracies": acc, "mean": float(np.mean(acc))}
             for m in ("gcn", "gin"):
-                d = np.subtract(acc, tuned[b][m]["fold_accuracies"])
-                ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
-                row[f"minus_{m}"] = [float(d.mean()), float(ci.low), float(ci.high)]
+                row[f"minus_{m}"] = [float(x) for x in t_interval(np.subtract(acc, tuned[b][m]["fold_accuracies"]))]
             rows.append(row)
         out[b] = {"runs": rows, "trend": [[r["q_hops"], r["mean"], r["minus_gin"][0]] for r in rows],
                   "trend_columns": ["Q-network hops", "Tikhonov tuned 10-fold accuracy", "minus GIN"]}
@@ -765,7 +826,8 @@ def _both(section: str):
 
 SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": lambda: benchmark_cv("cuneiform"),
             "majority_10fold": lambda: {n: majority_cv(n) for n in ("mutag", "cuneiform")},
-            "long_range_capacity": long_range_capacity, "long_range_leak": long_range_leak, "motif_preset": motif_preset,
+            "long_range_capacity": long_range_capacity, "long_range_leak": long_range_leak,
+            "long_range_small_q": long_range_small_q, "motif_preset": motif_preset, "motif_evidence": motif_evidence,
             "explanations_gated": _both("explanations_gated"), "explanations_selected": _both("explanations_selected"),
             "explanations_selected_laplacian": _both("explanations_selected_laplacian"),
             "explanations_occlusion": _both("explanations_occlusion"),
@@ -980,19 +1042,25 @@ def selected_note(name: str, v: dict) -> str:
         + f"; labels shuffled (the same selection), AUROC {np.mean([x['shuffled_auroc'] for x in rows]):.2f}")
 
 
+def t_interval(values) -> tuple[float, float, float]:
+    """(mean, low, high): the 95 % t interval of paired differences, as the rules' PairedT computes it."""
+    out = PairedT(0.0).decide(list(values))
+    return out.value, out.low, out.high
+
+
+def interval_text(values, digits: int = 2) -> str:
+    mean, low, high = t_interval(values)
+    return f"{mean:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
+
+
 def occlusion_note(r: dict) -> str:
     """q against the model's own occlusion effects (section explanations_occlusion), and with the linear readout."""
-    from scipy import stats
-
-    def interval(values):
-        ci = stats.ttest_1samp(values, 0.0).confidence_interval(0.95)
-        return f"{np.mean(values):+.2f} [{ci.low:+.2f}, {ci.high:+.2f}]"
-
     def one(name, v):
         runs = [x for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
-        return (f"{name} {interval([x['agreement'] for x in runs])} over {len(runs)} trained runs (per seed AUROC / "
-                "agreement " + ", ".join(f"{x['auroc']:.2f} / {x['agreement']:+.2f}" for x in runs)
-                + f"; untrained {interval([x['untrained_agreement'] for x in v['runs']])})")
+        return (f"{name} {interval_text([x['agreement'] for x in runs])} over {len(runs)} trained runs (per seed "
+                "AUROC / agreement " + ", ".join(f"{x['auroc']:.2f} / {x['agreement']:+.2f}" for x in runs)
+                + f"; untrained {interval_text([x['untrained_agreement'] for x in v['runs']])}; trained minus "
+                f"untrained, paired by seed, {interval_text([x['agreement'] - x['untrained_agreement'] for x in runs])})")
 
     occ, lin = r.get("explanations_occlusion", {}), r.get("explanations_occlusion_linear_readout", {})
     if set(occ) != set(EXPLAINED):
@@ -1030,11 +1098,8 @@ def variant_note(r: dict) -> str:
 
 def paired_note(name: str, cv: dict, baseline: str) -> str:
     """Tikhonov minus ``baseline`` on benchmark ``name``: the paired mean and interval, and what 10 folds can show."""
-    from scipy import stats
-
     d = np.subtract(cv["tikhonov"]["fold_accuracies"], cv[baseline]["fold_accuracies"])
-    ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
-    return (f"{name} minus {baseline.upper()} {d.mean():+.3f} [{ci.low:+.3f}, {ci.high:+.3f}], power "
+    return (f"{name} minus {baseline.upper()} {interval_text(d, 3)}, power "
             f"{non_inferiority_power(d, MATCH_MARGIN, d.size):.2f} at a true difference of 0 "
             f"({folds_for_power(d, MATCH_MARGIN)} folds for 0.8)")
 
@@ -1043,11 +1108,16 @@ def q_depth_note(t: dict | None) -> str:
     """Tikhonov's tuned accuracy and its paired gap to each baseline against the Q-network's depth."""
     if not t:
         return " The trend over the Q-network's depth was not measured in this run."
+    def deeper(v):   # the deepest Q-network minus the shipped depth (2 hops), paired by fold
+        rows = {r["q_hops"]: r["fold_accuracies"] for r in v["runs"]}
+        return (f"; {max(rows)} hops minus 2, paired by fold, "
+                + interval_text(np.subtract(rows[max(rows)], rows[2]), 3))
+
+    gap = lambda m: f"{m[0]:+.3f} [{m[1]:+.3f}, {m[2]:+.3f}]"   # noqa: E731
     return (" As the Q-network deepens (section trend_q_depth: hops, the same budget and folds; Tikhonov's mean, minus "
             "GCN, minus GIN, paired by fold): " + "; ".join(
-                f"{b} " + ", ".join(f"{r['q_hops']} hops {r['mean']:.3f}, {r['minus_gcn'][0]:+.3f} [{r['minus_gcn'][1]:+.3f}, "
-                                    f"{r['minus_gcn'][2]:+.3f}], {r['minus_gin'][0]:+.3f} [{r['minus_gin'][1]:+.3f}, "
-                                    f"{r['minus_gin'][2]:+.3f}]" for r in v["runs"]) for b, v in sorted(t.items()))
+                f"{b} " + ", ".join(f"{r['q_hops']} hops {r['mean']:.3f}, {gap(r['minus_gcn'])}, {gap(r['minus_gin'])}"
+                                    for r in v["runs"]) + deeper(v) for b, v in sorted(t.items()))
             + ".")
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from core.tikhonov_gnn.data import Graph
-from core.tikhonov_gnn.explain import explain
 
 
 def occlusion_effects(model, graph: Graph) -> np.ndarray:
@@ -40,6 +39,11 @@ def occlusion_effects(model, graph: Graph) -> np.ndarray:
     >>> occlusion_effects(TikhonovClassifier(2, 2, "graph", hidden=8), g).shape
     (20,)
     """
+    return _effects_and_q(model, graph)[0]
+
+
+def _effects_and_q(model, graph: Graph) -> tuple[np.ndarray, np.ndarray]:
+    """The occlusion effects and the first layer's q, from one batched forward pass (q is the same in every variant)."""
     import torch
 
     if getattr(model, "task", None) != "graph":
@@ -61,13 +65,14 @@ def occlusion_effects(model, graph: Graph) -> np.ndarray:
     handle = model.encode.register_forward_hook(averaged)
     try:
         with torch.no_grad():
-            logits = model(x, adjacency, mask).double()
+            logits, qs = model(x, adjacency, mask, return_q=True)
     finally:
         handle.remove()
+    logits = logits.double()
     c = int(logits[0].argmax())
     others = torch.cat([logits[:, :c], logits[:, c + 1:]], dim=1)
     margin = logits[:, c] - others.max(dim=1).values
-    return (margin[0] - margin[1:]).abs().numpy()
+    return (margin[0] - margin[1:]).abs().numpy(), qs[0][0].double().numpy()
 
 
 def occlusion_agreement(model, graphs) -> float:
@@ -103,6 +108,6 @@ def occlusion_agreement(model, graphs) -> float:
         raise ValueError("graphs: none given; allowed one or more graphs")
     rhos = []
     for g in graphs:
-        q, effect = explain(model, g).q, occlusion_effects(model, g)
+        effect, q = _effects_and_q(model, g)
         rhos.append(float(spearmanr(q, effect).statistic) if np.ptp(q) > 0 and np.ptp(effect) > 0 else 0.0)
     return float(np.mean(rhos))

@@ -330,3 +330,21 @@ def test_the_stored_leak_table_recomputes_and_reading_needs_small_q_elsewhere():
         assert rows[-1]["sign_accuracy"] == 1.0
     far = {r["q_other"]: r["sign_accuracy"] for r in RESULT["long_range_leak"]["runs"] if r["distance"] == 16}
     assert far[0.01] < 0.6                                                  # at the budget's q_init: near chance
+
+
+def test_off_motif_cycles_are_the_cycle_class_chord_cycle_only():
+    from core.tikhonov_gnn.data import make_motifs
+
+    for g in make_motifs(n_graphs=20, seed=3).graphs:
+        off = bench._off_motif_cycles(g)
+        assert not (off & g.truth).any()
+        assert off.sum() == 0 if g.label == 0 else off.sum() >= 6   # the chord closes a cycle of length >= 6
+
+
+def test_the_motif_evidence_and_small_q_sections_hold_the_judged_runs():
+    judged = {x["seed"]: x for x in RESULT[bench.JUDGED_SELECTION]["motifs"]["runs"]}
+    for x in RESULT["motif_evidence"]["runs"]:                 # the same models as the judged selection
+        assert x["auroc"] == pytest.approx(judged[x["seed"]]["auroc"])
+        assert sum(x["largest_q"].values()) == 80 and 0.0 <= x["off_motif_cycle_auroc"] <= 1.0
+    starts = [(x["seed"], x["start"]) for x in RESULT["long_range_small_q"]["runs"]]
+    assert starts == [(s, dict(c)) for s in bench.DESIGN_SEEDS for c in bench.SMALL_Q_STARTS]

@@ -61,10 +61,17 @@ def test_nodes_with_identical_features_have_no_effect():
     assert occlusion_effects(_model(), graph).max() > 1e-4  # control: the real features do move the margin
 
 
-def test_agreement_is_a_rank_correlation_in_range():
+def test_agreement_is_the_mean_rank_correlation_of_the_explained_q_with_the_effects():
+    from scipy.stats import spearmanr
+
+    from core.tikhonov_gnn.explain import explain
+
     graphs = load_dataset("planted_feature").graphs[:5]
-    value = occlusion_agreement(_model(), graphs)
+    model = _model(2)
+    value = occlusion_agreement(model, graphs)
     assert -1.0 <= value <= 1.0
+    want = np.mean([spearmanr(explain(model, g).q, occlusion_effects(model, g)).statistic for g in graphs])
+    assert value == pytest.approx(want, abs=1e-12)       # q read by explain(), not by the occlusion pass
 
 
 def test_refuses_node_tasks_and_empty_input():
