@@ -281,6 +281,46 @@ def explanations_occlusion(name: str, **changes) -> dict:
             "budget": [{"lr": c.lr, "epochs": c.epochs, "p_init": c.p_init} for c in configs]}
 
 
+LINEAR_SEEDS = tuple(range(30, 40))   # fresh: the linear readout was proposed on 10-19, the motif preset chosen on 20-29
+
+
+def explanations_linear_judged(name: str) -> dict:
+    """The linear readout (the candidate model: no per-node nonlinearity after the layer) judged as the shipped one
+    would be, on LINEAR_SEEDS: per seed, the selection from the judged section's budget (EXPLAIN_BUDGET_LAPLACIAN
+    over the dataset's earlier preset; tuning.select, no test graph read), its q scored on the held-out graphs (AUROC
+    for the motif or planted nodes, and rank agreement with the model's own occlusion effects); the nulls on the same
+    graphs: the same selection with the training labels shuffled, and the chosen configuration untrained."""
+    from core.common.seeding import torch_seeded
+    from core.tikhonov_gnn.models import build_model
+    from core.tikhonov_gnn.occlusion import occlusion_agreement
+    from core.tikhonov_gnn.training import holdout_split
+    from core.tikhonov_gnn.tuning import select
+
+    configs = [measured_config(name, **{**c, "readout": "linear"}) for c in EXPLAIN_BUDGET_LAPLACIAN]
+    rows = []
+    for seed in LINEAR_SEEDS:
+        data = load_dataset(name, seed=seed)
+        train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
+        test = [data.graphs[i] for i in test_index]
+        chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
+        shuffled = select(configs, shuffled_labels(data, train_index, seed), seed, test_index=test_index,
+                          train_index=train_index)
+        with torch_seeded(seed):
+            untrained = build_model("tikhonov", data.n_features, data.n_classes, data.task,
+                                    configs[chosen.index]).eval()
+        rows.append({"seed": seed, "chosen": chosen.index, "validation": chosen.validation,
+                     "train_accuracy": chosen.train_accuracy, "test_accuracy": chosen.test_accuracy,
+                     "auroc": explanation_auroc(chosen.model, test), "q_spread": _q_spread(chosen.model, test),
+                     "fell_back": [_fell_back(c) for c in chosen.train_curves],
+                     "agreement": occlusion_agreement(chosen.model, test),
+                     "shuffled_train_accuracy": shuffled.train_accuracy,
+                     "shuffled_auroc": explanation_auroc(shuffled.model, test),
+                     "untrained_auroc": explanation_auroc(untrained, test),
+                     "untrained_agreement": occlusion_agreement(untrained, test)})
+    return {"runs": rows, "gate": TRAINED_GATE, "seeds": list(LINEAR_SEEDS), "readout": configs[0].readout,
+            "budget": [{"lr": c.lr, "epochs": c.epochs, "p_init": c.p_init} for c in configs]}
+
+
 def _off_motif_cycles(graph) -> np.ndarray:
     """The nodes on a cycle that avoids the motif (in the 5-cycle class, the base's long cycle closed by its chord)."""
     import networkx as nx
@@ -435,7 +475,10 @@ LONG_RANGE_GRIDS = {"long_range_near": ((2, 4), LONG_RANGE_SEEDS), "long_range_m
 # budget and folds as tuned_cv (whose Tikhonov runs are the shipped depth, 2), one grid per depth (under 20 minutes).
 Q_DEPTHS = (1, 2, 4, 6)
 Q_DEPTH_GRIDS = {f"tuned_cv_q{h}": h for h in Q_DEPTHS if h != 2}
-SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, "tuned_cv", *Q_DEPTH_GRIDS)
+# tuned_cv again, Tikhonov with the linear readout (the candidate model), its own run of GCN and GIN beside it: a rerun
+# on another machine moves single folds, so each Tikhonov is paired with the baselines of its own run
+LINEAR_TUNED_GRID = "tuned_cv_linear_readout"
+SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, "tuned_cv", LINEAR_TUNED_GRID, *Q_DEPTH_GRIDS)
 TUNED_LRS, TUNED_HIDDEN = (0.01, 0.003, 0.001), (32, 64)   # every model's budget on the benchmarks: 6 configurations
 
 
@@ -466,6 +509,10 @@ def sweep(grid: str) -> list:
     if grid == "tuned_cv":
         return [Cell(f"tuned_cv-{b}-{m}-fold{k:02d}", {"benchmark": b, "model": m, "fold": k}, 0)
                 for b in ("mutag", "cuneiform") for m in MODELS for k in range(1, 11)]
+    if grid == LINEAR_TUNED_GRID:
+        return [Cell(f"tuned_cv_linear-{b}-{m}-fold{k:02d}", {"benchmark": b, "model": m, "fold": k,
+                                                               **({"readout": "linear"} if m == "tikhonov" else {})}, 0)
+                for b in ("mutag", "cuneiform") for m in MODELS for k in range(1, 11)]
     if grid in Q_DEPTH_GRIDS:
         return [Cell(f"tuned_cv-{b}-tikhonov-q{Q_DEPTH_GRIDS[grid]}-fold{k:02d}",
                      {"benchmark": b, "model": "tikhonov", "fold": k, "q_hops": Q_DEPTH_GRIDS[grid]}, 0)
@@ -491,7 +538,7 @@ def run_cell(cell):
     p = cell.params
     if "benchmark" in p:
         return CellOutput(values=tuned_fold(p["benchmark"], p["model"], p["fold"],
-                                            **({"q_hops": p["q_hops"]} if "q_hops" in p else {})))
+                                            **{k: p[k] for k in ("q_hops", "readout") if k in p}))
     configs = long_range_configs(p["model"], p["distance"], p.get("epochs", 200), tuple(p.get("lrs", LONG_RANGE_LRS)))
     chosen = select(configs, make_bottleneck(p["distance"], seed=cell.seed, cut=p.get("cut", False)), cell.seed)
     config = configs[chosen.index]
@@ -679,14 +726,14 @@ def tuned_fold(name: str, model: str, fold: int, **changes) -> dict:
     config = configs[chosen.index]
     return {"benchmark": name, "model": model, "fold": fold, "test_accuracy": chosen.test_accuracy,
             "validation": chosen.validation, "chosen": {"lr": config.lr, "hidden": config.hidden},
-            "q_hops": config.q_hops}
+            "q_hops": config.q_hops, "readout": config.readout}
 
 
-def tuned_cv() -> dict:
+def tuned_cv(grid: str = "tuned_cv") -> dict:
     """Every benchmark's tuned 10-fold accuracies, through bench/run.py (``python -m bench.run tikhonov_gnn --grid
-    tuned_cv``), as {benchmark: {model: {fold_accuracies, mean, chosen}}}."""
+    tuned_cv``, or LINEAR_TUNED_GRID), as {benchmark: {model: {fold_accuracies, mean, chosen}}}."""
     out = {}
-    for c in sorted(sweep_values("tuned_cv")[0], key=lambda v: v["fold"]):
+    for c in sorted(sweep_values(grid)[0], key=lambda v: v["fold"]):
         row = out.setdefault(c["benchmark"], {}).setdefault(c["model"], {"fold_accuracies": [], "chosen": []})
         row["fold_accuracies"].append(c["test_accuracy"])
         row["chosen"].append(c["chosen"])
@@ -816,6 +863,7 @@ PER_DATASET = {"explanations": explanation_quality,   # the sections that run on
                "explanations_gated": explanations_gated, "explanations_selected": explanations_selected,
                "explanations_selected_laplacian": lambda n: explanations_selected(n, EXPLAIN_BUDGET_LAPLACIAN),
                "explanations_occlusion": explanations_occlusion,
+               "explanations_linear_judged": explanations_linear_judged,
                "explanations_occlusion_linear_readout": lambda n: explanations_occlusion(n, readout="linear")}
 
 
@@ -831,10 +879,12 @@ SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": l
             "explanations_gated": _both("explanations_gated"), "explanations_selected": _both("explanations_selected"),
             "explanations_selected_laplacian": _both("explanations_selected_laplacian"),
             "explanations_occlusion": _both("explanations_occlusion"),
+            "explanations_linear_judged": _both("explanations_linear_judged"),
             "explanations_occlusion_linear_readout": _both("explanations_occlusion_linear_readout"),
             "trend_explanations": explanations_trend,
             "trend_explanations_linear_readout": lambda: explanations_trend(readout="linear"),
-            "tuned_cv": tuned_cv, "trend_q_depth": trend_q_depth,
+            "tuned_cv": tuned_cv, LINEAR_TUNED_GRID: lambda: tuned_cv(LINEAR_TUNED_GRID),
+            "trend_q_depth": trend_q_depth,
             "explanations": _both("explanations"), "explanations_linear_readout": _both("explanations_linear_readout"),
             "filters": filters, "identifiability": identifiability,
             "smoothing": smoothing, "long_range": long_range, "scaling": scaling,

@@ -30,7 +30,8 @@ def occlusion_effects(model, graph: Graph) -> np.ndarray:
     ndarray of shape (n,)
         Node i's effect: the margin (predicted class's logit minus the largest other) with every
         node as it is, minus the margin with h_i replaced by the mean of h over the graph, in
-        absolute value. The first layer's q is the same in every variant.
+        absolute value; 0 where the change is within float32 rounding of the logits. The first
+        layer's q is the same in every variant.
 
     Examples
     --------
@@ -72,7 +73,10 @@ def _effects_and_q(model, graph: Graph) -> tuple[np.ndarray, np.ndarray]:
     c = int(logits[0].argmax())
     others = torch.cat([logits[:, :c], logits[:, c + 1:]], dim=1)
     margin = logits[:, c] - others.max(dim=1).values
-    return (margin[0] - margin[1:]).abs().numpy(), qs[0][0].double().numpy()
+    effects = (margin[0] - margin[1:]).abs()
+    # below float32's rounding of these logits a change is noise, not an effect (identical nodes must tie at 0)
+    noise = 64 * torch.finfo(torch.float32).eps * (1 + float(logits.abs().max()))
+    return torch.where(effects > noise, effects, 0.0).numpy(), qs[0][0].double().numpy()
 
 
 def occlusion_agreement(model, graphs) -> float:
