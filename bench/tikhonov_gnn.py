@@ -282,9 +282,10 @@ def explanations_occlusion(name: str, **changes) -> dict:
 
 
 LINEAR_SEEDS = tuple(range(30, 40))   # fresh: the linear readout was proposed on 10-19, the motif preset chosen on 20-29
+NORM_SEEDS = tuple(range(40, 50))     # fresh: the batch norm after pooling was proposed on motif seeds 30-39
 
 
-def explanations_linear_judged(name: str) -> dict:
+def explanations_linear_judged(name: str, readout: str = "linear", seeds=LINEAR_SEEDS) -> dict:
     """The linear readout (the candidate model: no per-node nonlinearity after the layer) judged as the shipped one
     would be, on LINEAR_SEEDS: per seed, the selection from the judged section's budget (EXPLAIN_BUDGET_LAPLACIAN
     over the dataset's earlier preset; tuning.select, no test graph read), its q scored on the held-out graphs (AUROC
@@ -296,9 +297,9 @@ def explanations_linear_judged(name: str) -> dict:
     from core.tikhonov_gnn.training import holdout_split
     from core.tikhonov_gnn.tuning import select
 
-    configs = [measured_config(name, **{**c, "readout": "linear"}) for c in EXPLAIN_BUDGET_LAPLACIAN]
+    configs = [measured_config(name, **{**c, "readout": readout}) for c in EXPLAIN_BUDGET_LAPLACIAN]
     rows = []
-    for seed in LINEAR_SEEDS:
+    for seed in seeds:
         data = load_dataset(name, seed=seed)
         train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
         test = [data.graphs[i] for i in test_index]
@@ -317,7 +318,7 @@ def explanations_linear_judged(name: str) -> dict:
                      "shuffled_auroc": explanation_auroc(shuffled.model, test),
                      "untrained_auroc": explanation_auroc(untrained, test),
                      "untrained_agreement": occlusion_agreement(untrained, test)})
-    return {"runs": rows, "gate": TRAINED_GATE, "seeds": list(LINEAR_SEEDS), "readout": configs[0].readout,
+    return {"runs": rows, "gate": TRAINED_GATE, "seeds": list(seeds), "readout": configs[0].readout,
             "budget": [{"lr": c.lr, "epochs": c.epochs, "p_init": c.p_init} for c in configs]}
 
 
@@ -917,6 +918,7 @@ PER_DATASET = {"explanations": explanation_quality,   # the sections that run on
                "explanations_selected_laplacian": lambda n: explanations_selected(n, EXPLAIN_BUDGET_LAPLACIAN),
                "explanations_occlusion": explanations_occlusion,
                "explanations_linear_judged": explanations_linear_judged,
+               "explanations_linear_norm_judged": lambda n: explanations_linear_judged(n, "linear_norm", NORM_SEEDS),
                "explanations_occlusion_linear_readout": lambda n: explanations_occlusion(n, readout="linear")}
 
 
@@ -933,6 +935,7 @@ SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": l
             "explanations_selected_laplacian": _both("explanations_selected_laplacian"),
             "explanations_occlusion": _both("explanations_occlusion"),
             "explanations_linear_judged": _both("explanations_linear_judged"),
+            "explanations_linear_norm_judged": _both("explanations_linear_norm_judged"),
             "explanations_occlusion_linear_readout": _both("explanations_occlusion_linear_readout"),
             "trend_explanations": explanations_trend,
             "trend_explanations_linear_readout": lambda: explanations_trend(readout="linear"),

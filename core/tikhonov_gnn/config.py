@@ -33,8 +33,9 @@ class TikhonovConfig(Config):
     solver: str = choice("dense", ("dense", "cg"), doc="dense solve (small graphs) or matrix-free CG")
     encoder: str = choice("linear", ("linear", "mlp"), doc="what the Tikhonov layer propagates: a linear or an MLP "
                           "map of the node features (an MLP can decide on a node's own features before q acts)")
-    readout: str = choice("node", ("node", "linear"), doc="after the last Tikhonov layer: a per-node nonlinearity "
-                          "('node') or none ('linear', so the prediction depends on the nodes only through R's column sums)")
+    readout: str = choice("node", ("node", "linear", "linear_norm"), doc="after the last Tikhonov layer: a per-node "
+                          "nonlinearity ('node') or none ('linear', so the prediction depends on the nodes only through "
+                          "R's column sums; 'linear_norm' also standardises the pooled vector with a batch norm)")
     q_penalty: float = param(0.0, low=0.0, high=10.0, doc="weight of mean(q) in the loss: large q only where needed")
     baseline_layers: int = param(3, low=1, high=16, integer=True, doc="message-passing layers of GCN and GIN")
     epochs: int = param(80, low=1, high=2000, integer=True, doc="passes over the training graphs")

@@ -43,6 +43,9 @@ class TikhonovClassifier(nn.Module):
     ``readout="linear"`` drops it after the last layer, so the head sees W sum_j (1^T R)_j h_j + n b:
     node j counts through R's column sum q_j 1^T (p(L) + Q)^-1 e_j, proportional to its own q_j
     (bench/tikhonov_gnn.py measures it as a variant; the shipped models use "node").
+    ``readout="linear_norm"`` (graph tasks) also standardises the pooled vector per feature over the batch (batch
+    norm; an affine map per graph once trained), so the head sees the column-sum-weighted features on a scale it
+    can learn from; a node still reaches the prediction only through R.
     SiLU throughout: with ReLU, some seeds lost every unit early (a constant output at chance).
     """
 
@@ -56,6 +59,13 @@ class TikhonovClassifier(nn.Module):
                                                   p_init=p_init, q_init=q_init) for _ in range(layers))
         self.mix = nn.ModuleList(nn.Linear(hidden, hidden) for _ in range(layers))
         self.head = mlp([hidden, hidden, n_classes], dropout, act=nn.SiLU)
+        self.pool_norm = nn.BatchNorm1d(hidden) if readout == "linear_norm" and task == "graph" else None
+
+    def _normalised(self, pooled):
+        """The pooled vector standardised by the batch norm (its running statistics for a batch of one graph)."""
+        n = self.pool_norm
+        return F.batch_norm(pooled, n.running_mean, n.running_var, n.weight, n.bias,
+                            self.training and pooled.shape[0] > 1, n.momentum, n.eps)
 
     def forward(self, x, adjacency, mask, return_q=False):
         h = self.encode(x) if self.encoder == "linear" else F.silu(self.encode(x))
@@ -63,9 +73,12 @@ class TikhonovClassifier(nn.Module):
         last = len(self.layers) - 1
         for k, (layer, mix) in enumerate(zip(self.layers, self.mix)):
             z, q = layer(h, x, adjacency, mask)
-            h = mix(z) if self.readout == "linear" and k == last else F.silu(mix(z))
+            h = mix(z) if self.readout != "node" and k == last else F.silu(mix(z))
             qs.append(q)
-        out = self.head(pool(h, mask) if self.task == "graph" else h)
+        if self.task == "graph":
+            h = pool(h, mask)
+            h = self._normalised(h) if self.pool_norm is not None else h
+        out = self.head(h)
         return (out, qs) if return_q else out
 
 

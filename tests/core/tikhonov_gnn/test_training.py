@@ -53,14 +53,21 @@ def test_the_layer_fixes_the_scale_of_p_and_its_two_solvers_agree():
 
 
 def test_the_linear_readout_weighs_each_node_by_its_column_sum_of_r():
-    """readout='linear': the head sees W (1^T R) H + n b, R = (p(L)+Q)^-1 Q from numpy; the per-node SiLU does not."""
+    """readout='linear': the head sees W (1^T R) H + n b, R = (p(L)+Q)^-1 Q from numpy ('linear_norm': that vector
+    through the batch norm's affine map); the per-node SiLU does not."""
     g = load_dataset("planted_feature").graphs[3]
     x, adj = torch.as_tensor(g.features)[None], torch.as_tensor(g.adjacency, dtype=torch.float32)[None]
     mask = torch.ones(1, g.n_nodes, dtype=torch.bool)
     gaps = {}
-    for readout in ("linear", "node"):
+    for readout in ("linear", "linear_norm", "node"):
         torch.manual_seed(1)
-        model = build_model("tikhonov", 2, 2, "graph", TikhonovConfig(hidden=8, readout=readout)).eval()
+        model = build_model("tikhonov", 2, 2, "graph", TikhonovConfig(hidden=8, readout=readout))
+        if model.pool_norm is not None:         # trained statistics: the batch norm is an affine map per graph
+            with torch.no_grad():
+                model.pool_norm.running_mean.normal_()
+                model.pool_norm.running_var.uniform_(0.5, 2.0)
+                model.pool_norm.weight.normal_()
+        model.eval()
         tik, mix = model.layers[0], model.mix[0]
         with torch.no_grad():
             tik.theta_raw.normal_()
@@ -69,10 +76,14 @@ def test_the_linear_readout_weighs_each_node_by_its_column_sum_of_r():
             out = model(x, adj, mask)[0]
         R = tikhonov_operator(normalized_laplacian(g.adjacency), q, bernstein_to_monomial(tik.theta.detach().double().numpy()))
         pooled = mix.weight.detach().double().numpy() @ (R.sum(0) @ h) + g.n_nodes * mix.bias.detach().double().numpy()
+        if model.pool_norm is not None:
+            n = model.pool_norm
+            scale = (n.weight / torch.sqrt(n.running_var + n.eps)).detach().double().numpy()
+            pooled = scale * (pooled - n.running_mean.double().numpy()) + n.bias.detach().double().numpy()
         with torch.no_grad():
             expected = model.head(torch.as_tensor(pooled, dtype=torch.float32))
         gaps[readout] = float((out - expected).abs().max())
-    assert gaps["linear"] < 1e-4
+    assert gaps["linear"] < 1e-4 and gaps["linear_norm"] < 1e-4
     assert gaps["node"] > 1e-2              # the control: with the per-node SiLU the identity fails
 
 
@@ -195,3 +206,22 @@ def test_the_motif_preset_fits_seeds_where_the_earlier_one_collapsed():
                              .train_accuracy[-1]))
     assert sum(a >= 0.9 for a in fitted) >= 2, fitted
     assert sum(a >= 0.9 for a in earlier) <= 1, earlier      # the control: the earlier preset collapses here
+
+
+def test_the_pooled_batch_norm_standardises_over_the_batch_and_takes_a_batch_of_one():
+    data = load_dataset("motifs", seed=1)
+    batch = collate(data, list(range(6)))
+    torch.manual_seed(0)
+    model = build_model("tikhonov", data.n_features, 2, "graph", TikhonovConfig(hidden=8, readout="linear_norm")).train()
+    seen = {}
+    handle = model.head.register_forward_hook(lambda m, inputs, out: seen.update(pooled=inputs[0].detach()))
+    model(batch.x, batch.adjacency, batch.mask)
+    assert torch.allclose(seen["pooled"].mean(0), torch.zeros(8), atol=1e-5)      # standardised over the six graphs
+    var = seen["pooled"].var(0, unbiased=False)             # var / (var + eps): just under 1
+    assert ((var > 0.98) & (var <= 1.0)).all()
+    one = collate(data, [0])
+    out = model(one.x, one.adjacency, one.mask)       # a last batch of one graph: the running statistics, no error
+    assert torch.isfinite(out).all()
+    handle.remove()
+    with pytest.raises(ValueError, match="readout"):
+        TikhonovConfig(readout="batch")
