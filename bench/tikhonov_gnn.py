@@ -225,23 +225,29 @@ def preset_summary(rows: list) -> dict:
     return {"runs": rows, "gate": TRAINED_GATE, "fitted": {k: sum(v) for k, v in fit.items()}, "against": tests}
 
 
+def _select_with_null(name: str, configs, seed: int):
+    """One seed of a selection section: the dataset, its held-out graphs, the configuration chosen on validation
+    (tuning.select; no test graph read) and the same selection with the training labels shuffled (the null)."""
+    from core.tikhonov_gnn.training import holdout_split
+    from core.tikhonov_gnn.tuning import select
+
+    data = load_dataset(name, seed=seed)
+    train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
+    chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
+    shuffled = select(configs, shuffled_labels(data, train_index, seed), seed, test_index=test_index,
+                      train_index=train_index)
+    return data, [data.graphs[i] for i in test_index], chosen, shuffled
+
+
 def explanations_selected(name: str, budget=EXPLAIN_BUDGET) -> dict:
     """The gated measure with the collapse diagnosed: per seed (GATED_SEEDS), each configuration of ``budget``
     trained on the same inner split of the training graphs, the best on validation kept (tuning.select; no test
     graph read), its q scored on the held-out graphs. Every configuration's training curve says whether a run
     learned and then fell back to chance. The null, the same selection on the graphs with their training labels
     shuffled."""
-    from core.tikhonov_gnn.training import holdout_split
-    from core.tikhonov_gnn.tuning import select
-
     rows, configs = [], [measured_config(name, **c) for c in budget]
     for seed in GATED_SEEDS:
-        data = load_dataset(name, seed=seed)
-        train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
-        test = [data.graphs[i] for i in test_index]
-        chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
-        shuffled = select(configs, shuffled_labels(data, train_index, seed), seed, test_index=test_index,
-                          train_index=train_index)
+        _, test, chosen, shuffled = _select_with_null(name, configs, seed)
         rows.append({"seed": seed, "chosen": chosen.index, "validation": chosen.validation,
                      "train_accuracy": chosen.train_accuracy, "test_accuracy": chosen.test_accuracy,
                      "auroc": explanation_auroc(chosen.model, test), "q_spread": _q_spread(chosen.model, test),
@@ -294,18 +300,11 @@ def explanations_linear_judged(name: str, readout: str = "linear", seeds=LINEAR_
     from core.common.seeding import torch_seeded
     from core.tikhonov_gnn.models import build_model
     from core.tikhonov_gnn.occlusion import occlusion_agreement
-    from core.tikhonov_gnn.training import holdout_split
-    from core.tikhonov_gnn.tuning import select
 
     configs = [measured_config(name, **{**c, "readout": readout}) for c in EXPLAIN_BUDGET_LAPLACIAN]
     rows = []
     for seed in seeds:
-        data = load_dataset(name, seed=seed)
-        train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
-        test = [data.graphs[i] for i in test_index]
-        chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
-        shuffled = select(configs, shuffled_labels(data, train_index, seed), seed, test_index=test_index,
-                          train_index=train_index)
+        data, test, chosen, shuffled = _select_with_null(name, configs, seed)
         with torch_seeded(seed):
             untrained = build_model("tikhonov", data.n_features, data.n_classes, data.task,
                                     configs[chosen.index]).eval()

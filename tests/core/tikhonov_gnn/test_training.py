@@ -216,7 +216,7 @@ def test_the_pooled_batch_norm_standardises_over_the_batch_and_takes_a_batch_of_
     seen = {}
     handle = model.head.register_forward_hook(lambda m, inputs, out: seen.update(pooled=inputs[0].detach()))
     model(batch.x, batch.adjacency, batch.mask)
-    assert torch.allclose(seen["pooled"].mean(0), torch.zeros(8), atol=1e-5)      # standardised over the six graphs
+    assert torch.allclose(seen["pooled"].mean(0), torch.zeros(8), atol=1e-4)      # standardised over the six graphs
     var = seen["pooled"].var(0, unbiased=False)             # var / (var + eps): just under 1
     assert ((var > 0.98) & (var <= 1.0)).all()
     one = collate(data, [0])
