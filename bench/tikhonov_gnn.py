@@ -225,9 +225,10 @@ def preset_summary(rows: list) -> dict:
     return {"runs": rows, "gate": TRAINED_GATE, "fitted": {k: sum(v) for k, v in fit.items()}, "against": tests}
 
 
-def _select_with_null(name: str, configs, seed: int):
+def _select_with_null(name: str, configs, seed: int, null: bool = True):
     """One seed of a selection section: the dataset, its held-out graphs, the configuration chosen on validation
-    (tuning.select; no test graph read) and the same selection with the training labels shuffled (the null)."""
+    (tuning.select; no test graph read) and the same selection with the training labels shuffled (the null; None
+    without ``null``)."""
     from core.tikhonov_gnn.training import holdout_split
     from core.tikhonov_gnn.tuning import select
 
@@ -235,7 +236,7 @@ def _select_with_null(name: str, configs, seed: int):
     train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
     chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
     shuffled = select(configs, shuffled_labels(data, train_index, seed), seed, test_index=test_index,
-                      train_index=train_index)
+                      train_index=train_index) if null else None
     return data, [data.graphs[i] for i in test_index], chosen, shuffled
 
 
@@ -268,15 +269,10 @@ def explanations_occlusion(name: str, **changes) -> dict:
     from core.common.seeding import torch_seeded
     from core.tikhonov_gnn.models import build_model
     from core.tikhonov_gnn.occlusion import occlusion_agreement
-    from core.tikhonov_gnn.training import holdout_split
-    from core.tikhonov_gnn.tuning import select
 
     rows, configs = [], [measured_config(name, **{**c, **changes}) for c in EXPLAIN_BUDGET_LAPLACIAN]
     for seed in GATED_SEEDS:
-        data = load_dataset(name, seed=seed)
-        train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
-        test = [data.graphs[i] for i in test_index]
-        chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
+        data, test, chosen, _ = _select_with_null(name, configs, seed, null=False)
         with torch_seeded(seed):
             untrained = build_model("tikhonov", data.n_features, data.n_classes, data.task, configs[chosen.index])
         rows.append({"seed": seed, "chosen": chosen.index, "train_accuracy": chosen.train_accuracy,
@@ -292,8 +288,8 @@ NORM_SEEDS = tuple(range(40, 50))     # fresh: the batch norm after pooling was 
 
 
 def explanations_linear_judged(name: str, readout: str = "linear", seeds=LINEAR_SEEDS) -> dict:
-    """The linear readout (the candidate model: no per-node nonlinearity after the layer) judged as the shipped one
-    would be, on LINEAR_SEEDS: per seed, the selection from the judged section's budget (EXPLAIN_BUDGET_LAPLACIAN
+    """A candidate readout (``readout``: "linear", no per-node nonlinearity after the layer, or "linear_norm", a
+    batch norm after pooling too) judged as the shipped model would be, on ``seeds``: per seed, the selection from the judged section's budget (EXPLAIN_BUDGET_LAPLACIAN
     over the dataset's earlier preset; tuning.select, no test graph read), its q scored on the held-out graphs (AUROC
     for the motif or planted nodes, and rank agreement with the model's own occlusion effects); the nulls on the same
     graphs: the same selection with the training labels shuffled, and the chosen configuration untrained."""
@@ -325,21 +321,20 @@ def explanations_linear_judged(name: str, readout: str = "linear", seeds=LINEAR_
 CAPACITY_Q = {"oracle": (10.0, 0.01), "oracle_mild": (1.0, 0.1), "constant_1": (1.0, 1.0), "constant_0.01": (0.01, 0.01)}
 
 
-def pooled_linear_readout(graph, q, coeffs=(0.0, 1.0)) -> np.ndarray:
+def pooled_linear_readout(graph, q) -> np.ndarray:
     """What the linear readout's head sees of a graph, up to the learned linear maps: (1^T R) X, the node features
-    weighted by R's column sums (R = (p(L) + Q)^-1 Q; a linear encoder and a linear map after the layer)."""
+    weighted by R's column sums (R = (p(L) + Q)^-1 Q with p(λ) = λ; a linear encoder and a linear map after the
+    layer)."""
     from core.tikhonov_gnn.operator import normalized_laplacian, tikhonov_operator
 
-    return tikhonov_operator(normalized_laplacian(graph.adjacency), q, list(coeffs)).sum(0) @ graph.features
+    return tikhonov_operator(normalized_laplacian(graph.adjacency), q, [0.0, 1.0]).sum(0) @ graph.features
 
 
 def linear_readout_capacity(seeds=(30, 31, 32)) -> dict:
     """Can the linear readout tell the motif classes apart at all? In closed form (no training): per motif dataset
     seed and q scheme (CAPACITY_Q, p(λ) = λ), each graph's pooled representation (pooled_linear_readout), and the
     10-fold accuracy of scikit-learn's logistic regression and a small MLP on it, standardised and raw (the model's
-    head sees it raw); the bag of node features (no R) as the null (the classes share their degree multiset). Also
-    the class gap: the largest difference of the class means over a feature's spread, standardised, against its
-    size relative to the feature's mean."""
+    head sees it raw); the bag of node features (no R) as the null (the classes share their degree multiset)."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold, cross_val_score
     from sklearn.neural_network import MLPClassifier
@@ -353,8 +348,6 @@ def linear_readout_capacity(seeds=(30, 31, 32)) -> dict:
         out = {f"{k}_standardised": float(cross_val_score(make_pipeline(StandardScaler(), m()), v, y, cv=cv).mean())
                for k, m in models.items()}
         out.update({f"{k}_raw": float(cross_val_score(m(), v, y, cv=cv).mean()) for k, m in models.items()})
-        gap = np.abs(v[y == 1].mean(0) - v[y == 0].mean(0))
-        out["largest_relative_class_gap"] = float(np.max(gap / (np.abs(v.mean(0)) + 1e-12)))
         return out
 
     import warnings
@@ -392,17 +385,12 @@ def motif_evidence() -> dict:
     off-motif cycle nodes in the 5-cycle class."""
     from sklearn.metrics import roc_auc_score
 
-    from core.tikhonov_gnn.training import holdout_split
-    from core.tikhonov_gnn.tuning import select
-
     rows, configs = [], [measured_config("motifs", **c) for c in EXPLAIN_BUDGET_LAPLACIAN]
     for seed in GATED_SEEDS:
-        data = load_dataset("motifs", seed=seed)
-        train_index, test_index = holdout_split(data, configs[0].test_fraction, seed)
-        chosen = select(configs, data, seed, test_index=test_index, train_index=train_index)
+        _, test, chosen, _ = _select_with_null("motifs", configs, seed, null=False)
         largest = {"motif": 0, "off_motif_cycle": 0, "elsewhere": 0}
         cycle_q, cycle_mask = [], []
-        for g in (data.graphs[i] for i in test_index):
+        for g in test:
             q, off = explain(chosen.model, g).q, _off_motif_cycles(g)
             k = int(np.argmax(q))
             largest["motif" if g.truth[k] else "off_motif_cycle" if off[k] else "elsewhere"] += 1
@@ -410,8 +398,7 @@ def motif_evidence() -> dict:
                 cycle_q.append(q)
                 cycle_mask.append(off)
         rows.append({"seed": seed, "train_accuracy": chosen.train_accuracy,
-                     "auroc": explanation_auroc(chosen.model, [data.graphs[i] for i in test_index]),
-                     "largest_q": largest,
+                     "auroc": explanation_auroc(chosen.model, test), "largest_q": largest,
                      "off_motif_cycle_auroc": float(roc_auc_score(np.concatenate(cycle_mask), np.concatenate(cycle_q)))})
     return {"runs": rows, "gate": TRAINED_GATE}
 
@@ -929,7 +916,8 @@ def _both(section: str):
 SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": lambda: benchmark_cv("cuneiform"),
             "majority_10fold": lambda: {n: majority_cv(n) for n in ("mutag", "cuneiform")},
             "long_range_capacity": long_range_capacity, "long_range_leak": long_range_leak,
-            "long_range_small_q": long_range_small_q, "linear_readout_capacity": linear_readout_capacity, "motif_preset": motif_preset, "motif_evidence": motif_evidence,
+            "long_range_small_q": long_range_small_q, "linear_readout_capacity": linear_readout_capacity,
+            "motif_preset": motif_preset, "motif_evidence": motif_evidence,
             "explanations_gated": _both("explanations_gated"), "explanations_selected": _both("explanations_selected"),
             "explanations_selected_laplacian": _both("explanations_selected_laplacian"),
             "explanations_occlusion": _both("explanations_occlusion"),
