@@ -46,7 +46,11 @@ DENSE_MAX = 2000
 # config.py; section motif_preset compares them): the stored explanations, explanations_gated and
 # explanations_linear_readout sections measured it, and explanations_selected selects from it; pinned here so that
 # each section's command still reproduces its stored figures.
-EARLIER_PRESETS = {"motifs": {"lr": 0.01, "epochs": 60, "p_init": "flat"}}
+# The readout every explanation section before explanations_final measured: the per-node one, the default then and
+# for the benchmarks still; the explanation datasets ship 'linear_norm' since (core/tikhonov_gnn/config.py).
+EARLIER_READOUT = {"readout": "node"}
+EARLIER_PRESETS = {"motifs": {"lr": 0.01, "epochs": 60, "p_init": "flat", **EARLIER_READOUT},
+                   "planted_feature": EARLIER_READOUT}
 
 
 def measured_config(name: str, **changes):
@@ -190,8 +194,8 @@ def motif_preset() -> dict:
     """How often a motif run fits its training graphs (training accuracy >= TRAINED_GATE) over PRESET_SEEDS, each
     seed's own split as the page trains it: the preset (core/tikhonov_gnn/config.py), the earlier one, and the
     earlier start (flat p) with the preset's learning rate and epochs."""
-    configs = {"preset": recommended_config("motifs"), "earlier": measured_config("motifs"),
-               "flat_start": recommended_config("motifs", p_init="flat")}
+    configs = {"preset": recommended_config("motifs", **EARLIER_READOUT), "earlier": measured_config("motifs"),
+               "flat_start": recommended_config("motifs", p_init="flat", **EARLIER_READOUT)}
     rows = []
     for seed in PRESET_SEEDS:
         data = load_dataset("motifs", seed=seed)
@@ -285,6 +289,9 @@ def explanations_occlusion(name: str, **changes) -> dict:
 
 LINEAR_SEEDS = tuple(range(30, 40))   # fresh: the linear readout was proposed on 10-19, the motif preset chosen on 20-29
 NORM_SEEDS = tuple(range(40, 50))     # fresh: the batch norm after pooling was proposed on motif seeds 30-39
+FINAL_SEEDS = tuple(range(50, 60))    # fresh: 'linear_norm' was chosen as the shipped readout on seeds 10-49
+SHIPPED_READOUT = recommended_config("planted_feature").readout   # what both explanation datasets ship (config.py)
+PERMUTE_SEED = 0                      # the permuted-q null's permutations
 
 
 def explanations_linear_judged(name: str, readout: str = "linear", seeds=LINEAR_SEEDS) -> dict:
@@ -292,7 +299,8 @@ def explanations_linear_judged(name: str, readout: str = "linear", seeds=LINEAR_
     batch norm after pooling too) judged as the shipped model would be, on ``seeds``: per seed, the selection from the judged section's budget (EXPLAIN_BUDGET_LAPLACIAN
     over the dataset's earlier preset; tuning.select, no test graph read), its q scored on the held-out graphs (AUROC
     for the motif or planted nodes, and rank agreement with the model's own occlusion effects); the nulls on the same
-    graphs: the same selection with the training labels shuffled, and the chosen configuration untrained."""
+    graphs: the same selection with the training labels shuffled, the chosen configuration untrained, and the
+    trained model's q permuted across each graph's nodes."""
     from core.common.seeding import torch_seeded
     from core.tikhonov_gnn.models import build_model
     from core.tikhonov_gnn.occlusion import occlusion_agreement
@@ -309,6 +317,7 @@ def explanations_linear_judged(name: str, readout: str = "linear", seeds=LINEAR_
                      "auroc": explanation_auroc(chosen.model, test), "q_spread": _q_spread(chosen.model, test),
                      "fell_back": [_fell_back(c) for c in chosen.train_curves],
                      "agreement": occlusion_agreement(chosen.model, test),
+                     "permuted_agreement": occlusion_agreement(chosen.model, test, permute_seed=PERMUTE_SEED + seed),
                      "shuffled_train_accuracy": shuffled.train_accuracy,
                      "shuffled_auroc": explanation_auroc(shuffled.model, test),
                      "untrained_auroc": explanation_auroc(untrained, test),
@@ -406,25 +415,34 @@ def motif_evidence() -> dict:
 TREND_SIZES = (150, 300, 600)        # planted-feature graphs per dataset (300 is the shipped size)
 
 
-def explanations_trend(sizes=TREND_SIZES, **changes) -> dict:
-    """The gated AUROC on planted_feature as the training set grows (the same seeds and configuration, with
-    ``changes``: readout="linear" is the variant whose node reaches the prediction only through R)."""
+def explanations_trend(sizes=TREND_SIZES, agreement: bool = False, **changes) -> dict:
+    """The gated AUROC on planted_feature as the training set grows (the same seeds and configuration: the earlier
+    per-node readout with ``changes``; readout="linear" is the variant whose node reaches the prediction only
+    through R). With ``agreement``, each run's occlusion agreement (core/tikhonov_gnn/occlusion.py) on the same
+    held-out graphs too, and its trend (``trend_agreement``)."""
     from core.tikhonov_gnn.data import make_planted_feature
+    from core.tikhonov_gnn.occlusion import occlusion_agreement
 
-    trend, rows = [], []
+    trend, agreements, rows = [], [], []
     for n in sizes:
-        aurocs = []
+        aurocs, agree = [], []
         for seed in GATED_SEEDS:
             data = make_planted_feature(n_graphs=n, seed=seed)
-            result = train(recommended_config("planted_feature", **changes), data, seed=seed)
+            result = train(recommended_config("planted_feature", **{**EARLIER_READOUT, **changes}), data, seed=seed)
             trained = float(result.train_accuracy[-1]) >= TRAINED_GATE
-            auroc = explanation_auroc(result.model, [data.graphs[i] for i in result.test_index])
-            rows.append({"graphs": n, "seed": seed, "trained": trained, "auroc": auroc})
+            test = [data.graphs[i] for i in result.test_index]
+            row = {"graphs": n, "seed": seed, "trained": trained, "auroc": explanation_auroc(result.model, test)}
+            if agreement:
+                row["agreement"] = occlusion_agreement(result.model, test)
+            rows.append(row)
             if trained:
-                aurocs.append(auroc)
+                aurocs.append(row["auroc"])
+                agree.append(row.get("agreement"))
         trend.append([n, float(np.mean(aurocs)) if aurocs else None, len(aurocs)])
-    return {"runs": rows, "trend": trend, "trend_columns": ["graphs", "mean AUROC of trained runs", "trained runs"],
-            "config_changes": changes}
+        agreements.append([n, float(np.mean(agree)) if agree and agreement else None, len(agree)])
+    out = {"runs": rows, "trend": trend, "trend_columns": ["graphs", "mean AUROC of trained runs", "trained runs"],
+           "config_changes": changes}
+    return {**out, "trend_agreement": agreements} if agreement else out
 
 
 def linear_readout_quality(name: str) -> dict:
@@ -905,6 +923,8 @@ PER_DATASET = {"explanations": explanation_quality,   # the sections that run on
                "explanations_occlusion": explanations_occlusion,
                "explanations_linear_judged": explanations_linear_judged,
                "explanations_linear_norm_judged": lambda n: explanations_linear_judged(n, "linear_norm", NORM_SEEDS),
+               "explanations_final": lambda n: explanations_linear_judged(n, SHIPPED_READOUT, FINAL_SEEDS),
+               "explanations_final_node": lambda n: explanations_linear_judged(n, "node", FINAL_SEEDS),
                "explanations_occlusion_linear_readout": lambda n: explanations_occlusion(n, readout="linear")}
 
 
@@ -923,9 +943,11 @@ SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": l
             "explanations_occlusion": _both("explanations_occlusion"),
             "explanations_linear_judged": _both("explanations_linear_judged"),
             "explanations_linear_norm_judged": _both("explanations_linear_norm_judged"),
+            "explanations_final": _both("explanations_final"), "explanations_final_node": _both("explanations_final_node"),
             "explanations_occlusion_linear_readout": _both("explanations_occlusion_linear_readout"),
             "trend_explanations": explanations_trend,
             "trend_explanations_linear_readout": lambda: explanations_trend(readout="linear"),
+            "trend_explanations_shipped": lambda: explanations_trend(agreement=True, readout=SHIPPED_READOUT),
             "tuned_cv": tuned_cv, LINEAR_TUNED_GRID: lambda: tuned_cv(LINEAR_TUNED_GRID),
             "trend_q_depth": trend_q_depth,
             "explanations": _both("explanations"), "explanations_linear_readout": _both("explanations_linear_readout"),

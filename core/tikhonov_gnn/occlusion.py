@@ -79,12 +79,13 @@ def _effects_and_q(model, graph: Graph) -> tuple[np.ndarray, np.ndarray]:
     return torch.where(effects > noise, effects, 0.0).numpy(), qs[0][0].double().numpy()
 
 
-def occlusion_agreement(model, graphs) -> float:
+def occlusion_agreement(model, graphs, permute_seed: int | None = None) -> float:
     """Mean over ``graphs`` of the Spearman rank correlation between q and the occlusion effects.
 
     +1: q ranks the nodes as their own features move the prediction; 0: q knows nothing of it;
     negative: the largest q sit on the nodes that matter least. A graph on which q or the effects
-    are constant counts as 0.
+    are constant counts as 0. With ``permute_seed``, each graph's q is first permuted across its
+    nodes (the same values on random nodes: the null a faithful q must beat; its expectation is 0).
 
     Parameters
     ----------
@@ -92,6 +93,8 @@ def occlusion_agreement(model, graphs) -> float:
         A graph-task Tikhonov model.
     graphs : iterable of Graph
         The graphs to score (at least one).
+    permute_seed : int or None
+        None scores q as the model gives it; an integer seeds the permutations of the null.
 
     Returns
     -------
@@ -110,8 +113,10 @@ def occlusion_agreement(model, graphs) -> float:
     graphs = list(graphs)
     if not graphs:
         raise ValueError("graphs: none given; allowed one or more graphs")
+    rng = None if permute_seed is None else np.random.default_rng(permute_seed)
     rhos = []
     for g in graphs:
         effect, q = _effects_and_q(model, g)
+        q = q if rng is None else rng.permutation(q)
         rhos.append(float(spearmanr(q, effect).statistic) if np.ptp(q) > 0 and np.ptp(effect) > 0 else 0.0)
     return float(np.mean(rhos))

@@ -78,6 +78,25 @@ def test_agreement_is_the_mean_rank_correlation_of_the_explained_q_with_the_effe
     assert value == pytest.approx(want, abs=1e-12)       # q read by explain(), not by the occlusion pass
 
 
+def test_the_permuted_null_ranks_the_same_q_on_random_nodes_and_sits_near_zero():
+    from scipy.stats import spearmanr
+
+    from core.tikhonov_gnn.explain import explain
+
+    graphs = load_dataset("planted_feature").graphs[:40]
+    model = _model(2)
+    rng = np.random.default_rng(7)                       # the same draws, one permutation per graph in order
+    want = np.mean([spearmanr(rng.permutation(explain(model, g).q), occlusion_effects(model, g)).statistic
+                    for g in graphs])
+    assert occlusion_agreement(model, graphs, permute_seed=7) == pytest.approx(want, abs=1e-12)
+    assert occlusion_agreement(model, graphs, permute_seed=7) != occlusion_agreement(model, graphs, permute_seed=8)
+    own = occlusion_agreement(model, graphs)
+    nulls = [occlusion_agreement(model, graphs, permute_seed=s) for s in range(5)]
+    # this untrained q ranks the nodes against its effects (about -0.5); its permutations know nothing of them: each
+    # mean of 40 graphs' correlations lies within 4 standard errors of 0 (20 nodes: se about 0.23 / sqrt 40)
+    assert abs(own) > 0.2 and all(abs(v) < 4 * 0.23 / np.sqrt(len(graphs)) for v in nulls), (own, nulls)
+
+
 def test_refuses_node_tasks_and_empty_input():
     node_model = TikhonovClassifier(2, 2, "node", hidden=8)
     graph = load_dataset("planted_feature").graphs[0]

@@ -195,15 +195,16 @@ def test_explanation_auroc_pooled_and_per_graph_match_scikit_learn():
 
 @pytest.mark.slow("three motif runs of 200 epochs and three of 60: about 80 s on 2 cores")
 def test_the_motif_preset_fits_seeds_where_the_earlier_one_collapsed():
-    # Seeds 20, 21 and 22: the earlier preset (lr 0.01, 60 epochs, flat start) stayed at chance on each, this one
+    # Seeds 20, 21 and 22, with the per-node readout both were chosen on: the earlier preset (lr 0.01, 60 epochs,
+    # flat start) stayed at chance on each, this one
     # fitted each (bench/tikhonov_gnn.py, section motif_preset: 10 of seeds 20-29 against 3); a majority, as
     # training differs by machine
     fitted, earlier = [], []
     for seed in (20, 21, 22):
         data = load_dataset("motifs", seed=seed)
-        fitted.append(float(train(recommended_config("motifs"), data, seed=seed).train_accuracy[-1]))
-        earlier.append(float(train(recommended_config("motifs", lr=0.01, epochs=60, p_init="flat"), data, seed=seed)
-                             .train_accuracy[-1]))
+        fitted.append(float(train(recommended_config("motifs", readout="node"), data, seed=seed).train_accuracy[-1]))
+        earlier_preset = recommended_config("motifs", lr=0.01, epochs=60, p_init="flat", readout="node")
+        earlier.append(float(train(earlier_preset, data, seed=seed).train_accuracy[-1]))
     assert sum(a >= 0.9 for a in fitted) >= 2, fitted
     assert sum(a >= 0.9 for a in earlier) <= 1, earlier      # the control: the earlier preset collapses here
 
