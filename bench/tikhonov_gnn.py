@@ -1190,12 +1190,55 @@ def occlusion_note(r: dict) -> str:
     return out
 
 
+def final_runs(v: dict) -> list:
+    """The runs of a judged section that trained (training accuracy at or above its gate, read before any test graph)."""
+    return [x for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
+
+
+def final_figure(r: dict, section: str = "explanations_final") -> str:
+    """The claim's figure: training's gain in agreement over the untrained start per dataset, then the AUROC."""
+    return "q's agreement with the model, gain over untrained: " + "; ".join(
+        f"{n} {interval_text([x['agreement'] - x['untrained_agreement'] for x in final_runs(v)])} (AUROC "
+        f"{np.mean([x['auroc'] for x in final_runs(v)]):.2f}, {len(final_runs(v))} of {len(v['runs'])} trained)"
+        for n, v in r[section].items())
+
+
+def final_note(r: dict, section: str = "explanations_final", what: str = "") -> str:
+    """One judged section in words: per dataset, the trained runs' agreement, its gain over the untrained start,
+    the AUROC, and the nulls (q permuted, labels shuffled, untrained)."""
+    def one(name, v):
+        runs = final_runs(v)
+        if not runs:
+            return f"{name}: none of {len(v['runs'])} runs trained"
+        return (f"{name}, {len(runs)} of {len(v['runs'])} runs trained: agreement "
+                f"{interval_text([x['agreement'] for x in runs])}, untrained "
+                f"{interval_text([x['untrained_agreement'] for x in v['runs']])}, gain "
+                f"{interval_text([x['agreement'] - x['untrained_agreement'] for x in runs])}; AUROC "
+                f"{interval_text([x['auroc'] for x in runs])}; q permuted, agreement "
+                f"{interval_text([x['permuted_agreement'] for x in v['runs']])}; labels shuffled, AUROC "
+                f"{np.mean([x['shuffled_auroc'] for x in v['runs']]):.2f}; untrained, AUROC "
+                f"{np.mean([x['untrained_auroc'] for x in v['runs']]):.2f}; per seed (chosen / training accuracy / "
+                "agreement / untrained / AUROC) " + ", ".join(
+                    f"{x['chosen'] + 1} / {x['train_accuracy']:.2f} / {x['agreement']:+.2f} / "
+                    f"{x['untrained_agreement']:+.2f} / {x['auroc']:.2f}" for x in v["runs"]))
+
+    v = r[section]
+    first = next(iter(v.values()))
+    return (f"{what}readout '{first['readout']}', seeds {first['seeds'][0]}-{first['seeds'][-1]}, each seed's model "
+            f"selected on 20 % of its training graphs from {budget_text(v)} (section {section}): "
+            + "; ".join(one(n, x) for n, x in v.items()) + ".")
+
+
 def trend_note(t: dict | None, what: str = " Planted feature") -> str:
     if not t:
         return f"{what}: the trend over training-set size was not measured in this run."
-    return (f"{what} as the training set grows (graphs: mean AUROC of the trained runs, runs trained): "
-            + "; ".join(f"{n}: {'-' if a is None else f'{a:.2f}'} ({k} of {len(GATED_SEEDS)})" for n, a, k in t["trend"])
-            + ".")
+    out = (f"{what} as the training set grows (graphs: mean AUROC of the trained runs, runs trained): "
+           + "; ".join(f"{n}: {'-' if a is None else f'{a:.2f}'} ({k} of {len(GATED_SEEDS)})" for n, a, k in t["trend"])
+           + ".")
+    if t.get("trend_agreement"):
+        out += " Their agreement with the model's own effects: " + "; ".join(
+            f"{n}: {'-' if a is None else f'{a:+.2f}'}" for n, a, _ in t["trend_agreement"]) + "."
+    return out
 
 
 def variant_note(r: dict) -> str:
@@ -1304,10 +1347,21 @@ def describe(r: dict) -> dict:
                 f"{x['train_accuracy']:.2f} / {x['auroc']:.2f}" for x in v["runs"]) for n, v in gated.items())
         + "; untrained, AUROC " + ", ".join(f"{n} {np.mean([x['untrained_auroc'] for x in v['runs']]):.2f}"
                                             for n, v in gated.items()) + ".")
+    final = set(r.get("explanations_final", {})) == set(EXPLAINED)
+    lead = "" if not final else (
+        "Judged on the shipped model against itself: per seed, the mean per-graph Spearman correlation between q and "
+        "each node's occlusion effect (its propagated input averaged away, q kept) on the held-out graphs, minus "
+        "the same for the untrained model; among the runs that trained (training accuracy ≥ "
+        f"{TRAINED_GATE}), its paired t interval above 0 on both datasets; the AUROC of q for the label-carrying "
+        "nodes is a further part. The shipped " + final_note(r)
+        + ("" if set(r.get("explanations_final_node", {})) != set(EXPLAINED) else
+           " The earlier shipped " + final_note(r, "explanations_final_node"))
+        + trend_note(r.get("trend_explanations_shipped"), " Planted feature with the shipped readout")
+        + " Earlier judged selection (the per-node readout): ")
     out["faithful_explanations"] = ("", "The selected explanation runs did not finish in this bench run." + shipped
                                     + earlier) if set(selected) != set(EXPLAINED) else (
-        ", ".join(gated_figure(n, v) for n, v in selected.items()),
-        f"AUROC of q for the label-carrying nodes on the held-out graphs, judged among the runs that trained "
+        final_figure(r) if final else ", ".join(gated_figure(n, v) for n, v in selected.items()),
+        lead + f"AUROC of q for the label-carrying nodes on the held-out graphs, judged among the runs that trained "
         f"(training accuracy ≥ {TRAINED_GATE}, read before any test graph) over seeds {GATED_SEEDS[0]} to "
         f"{GATED_SEEDS[-1]}; each seed's model selected on 20 % of its training graphs from "
         + budget_text(selected) + " (the first each dataset's earlier preset; motifs now ships the second): "
