@@ -488,3 +488,26 @@ def test_the_shipped_readout_is_judged_on_fresh_seeds_with_the_registered_budget
     trend = RESULT["trend_explanations_shipped"]
     assert trend["config_changes"] == {"readout": bench.SHIPPED_READOUT} and len(trend["trend_agreement"]) >= 3
     assert "AUROC " + ", ".join(f"{a:.2f}" for _, a, _ in trend["trend"]) in text
+
+
+def test_the_confirmatory_motif_seeds_replace_the_ten_only_once_all_four_sections_are_stored():
+    from core.tikhonov_gnn.claims import CONFIRM
+
+    assert len(bench.CONFIRM_SEEDS) == 44 and not set(bench.CONFIRM_SEEDS) & set(range(60))   # fresh, fixed in advance
+    assert [s for k in CONFIRM for s in bench.CONFIRM_SECTIONS[k]] == list(bench.CONFIRM_SEEDS)
+    doctored = copy.deepcopy(RESULT)
+    doctored["explanations_final"] = _final_runs()
+    for x in doctored["explanations_final"]["motifs"]["runs"]:       # the 10 seeds: no gain on motifs
+        x["untrained_agreement"] = x["agreement"] + 0.01 * (x["seed"] % 3 - 1)
+    assert faithful(doctored).status == "not reproduced"
+    for k in CONFIRM[:3]:                                            # three of four sections: still the 10 seeds
+        doctored[k] = {"motifs": _final_runs(bench.CONFIRM_SECTIONS[k])["motifs"]}
+    assert faithful(doctored).status == "not reproduced"
+    doctored[CONFIRM[3]] = {"motifs": _final_runs(bench.CONFIRM_SECTIONS[CONFIRM[3]])["motifs"]}
+    assert faithful(doctored).status == REPRODUCED                   # all 44 stored: they decide motifs' half
+    for x in doctored[CONFIRM[0]]["motifs"]["runs"]:                 # and a failing confirmatory run fails it
+        x["agreement"] = x["untrained_agreement"] - 0.5
+    for k in CONFIRM[1:]:
+        for x in doctored[k]["motifs"]["runs"]:
+            x["agreement"] = x["untrained_agreement"] - 0.01 * (x["seed"] % 3)
+    assert faithful(doctored).status == "not reproduced"
