@@ -97,6 +97,17 @@ def _registered_gain(result):
     return [[x["agreement"] - x["untrained_agreement"] for x in runs if x["train_accuracy"] >= gate], final[1]]
 
 
+def _auroc_reference(name, text, section=JUDGED_SELECTION):
+    """A reference: another section's AUROC of q among its trained runs, t interval above 0.5 on both datasets."""
+    return Check(name, "reference", text + ": AUROC above 0.5 on both datasets",
+                 lambda r: _gated(r, "auroc", section=section), Every(PairedT(0.5, "above")))
+
+
+def _gain_reference(name, text, section):
+    """A reference: the claim's test (training's gain in agreement) on another section."""
+    return Check(name, "reference", text + ": the claim's test", lambda r: _gain(r, section), Every(PairedT(0.0, "above")))
+
+
 def _gain(result, section=FINAL, of="agreement", over="untrained_agreement"):
     """Per explanation dataset, among the runs that trained: ``of`` minus ``over`` seed by seed (the trained
     model's agreement with its own occlusion effects minus its untrained start's with its own)."""
@@ -248,27 +259,21 @@ RULES = {
                       "agreement, every seed, t interval above 0 on either dataset",
                       lambda r: _gated(r, "untrained_agreement", trained=False, section=FINAL),
                       Some(PairedT(0.0, "above"))),
-                Check("node_readout", "reference", "the earlier shipped model (the per-node readout), the same "
-                      "selection on the same fresh seeds (section explanations_final_node): the claim's test",
-                      lambda r: _gain(r, "explanations_final_node"), Every(PairedT(0.0, "above"))),
-                Check("node_readout_informative", "reference", "the same, its AUROC above 0.5 on both datasets",
-                      lambda r: _gated(r, "auroc", section="explanations_final_node"), Every(PairedT(0.5, "above"))),
-                Check("node_selected", "reference", "the earlier judged measure: the per-node readout's selection on "
-                      "seeds 10-19 (section explanations_selected_laplacian), AUROC above 0.5 on both datasets",
-                      lambda r: _gated(r, "auroc"), Every(PairedT(0.5, "above"))),
-                Check("node_occlusion", "reference", "the per-node readout's gain in agreement over its untrained "
-                      "start on seeds 10-19 (section explanations_occlusion), above 0 on both datasets",
-                      lambda r: _gain(r, "explanations_occlusion"), Every(PairedT(0.0, "above"))),
-                Check("linear_readout", "reference", "the linear readout after the layer (a node reaches the "
-                      "prediction only through R's column sums), the same budget on the fresh seeds 30-39 (section "
-                      "explanations_linear_judged): AUROC t interval above 0.5 on both datasets",
-                      lambda r: _gated(r, "auroc", section="explanations_linear_judged"), Every(PairedT(0.5, "above"))),
-                Check("linear_norm", "reference", "the shipped readout where it was chosen (seeds 40-49, section "
-                      "explanations_linear_norm_judged): the claim's test",
-                      lambda r: _gain(r, "explanations_linear_norm_judged"), Every(PairedT(0.0, "above"))),
-                Check("flat_start", "reference", "the per-node readout's selection from the flat-start budget (lr "
-                      "0.01 x 60 and lr 0.003 x 200 epochs, p = 1 at first): AUROC above 0.5 on both datasets",
-                      lambda r: _gated(r, "auroc", section="explanations_selected"), Every(PairedT(0.5, "above"))),
+                _gain_reference("node_readout", "the earlier shipped model (the per-node readout), the same selection "
+                                "on the same fresh seeds (section explanations_final_node)", "explanations_final_node"),
+                _auroc_reference("node_readout_informative", "the same runs", "explanations_final_node"),
+                _auroc_reference("node_selected", "the earlier judged measure: the per-node readout's selection on "
+                                 "seeds 10-19 (section explanations_selected_laplacian)"),
+                _gain_reference("node_occlusion", "the per-node readout on seeds 10-19 (section "
+                                "explanations_occlusion)", "explanations_occlusion"),
+                _auroc_reference("linear_readout", "the linear readout after the layer (a node reaches the prediction "
+                                 "only through R's column sums), the same budget on the fresh seeds 30-39 (section "
+                                 "explanations_linear_judged)", "explanations_linear_judged"),
+                _gain_reference("linear_norm", "the shipped readout where it was chosen (seeds 40-49, section "
+                                "explanations_linear_norm_judged)", "explanations_linear_norm_judged"),
+                _auroc_reference("flat_start", "the per-node readout's selection from the flat-start budget (lr 0.01 x "
+                                 "60 and lr 0.003 x 200 epochs, p = 1 at first; section explanations_selected)",
+                                 "explanations_selected"),
                 Check("earlier", "reference", "the earlier measure: mean AUROC over seeds 0-4, trained or not, against "
                       f"{AUROC_GOAL} on each dataset", lambda r: _explanations(r, "auroc_mean"),
                       Every(Threshold(AUROC_GOAL, "above", strict=False)))),

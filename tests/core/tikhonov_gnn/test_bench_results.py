@@ -495,6 +495,11 @@ def test_the_confirmatory_motif_seeds_replace_the_ten_only_once_all_four_section
 
     assert len(bench.CONFIRM_SEEDS) == 44 and not set(bench.CONFIRM_SEEDS) & set(range(60))   # fresh, fixed in advance
     assert [s for k in CONFIRM for s in bench.CONFIRM_SECTIONS[k]] == list(bench.CONFIRM_SEEDS)
+    for k in (k for k in CONFIRM if k in RESULT):                    # what is stored is what was registered
+        (v,) = RESULT[k].values()
+        assert list(RESULT[k]) == ["motifs"] and v["readout"] == bench.SHIPPED_READOUT
+        assert v["seeds"] == [x["seed"] for x in v["runs"]] == list(bench.CONFIRM_SECTIONS[k])
+        assert v["budget"] == RESULT["explanations_final"]["motifs"]["budget"]
     doctored = copy.deepcopy(RESULT)
     doctored["explanations_final"] = _final_runs()
     for x in doctored["explanations_final"]["motifs"]["runs"]:       # the 10 seeds: no gain on motifs
