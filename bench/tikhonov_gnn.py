@@ -1132,9 +1132,26 @@ def within_note(ex: dict) -> str:
                                         for n, a in have.items()) + ".")
 
 
+def trained_runs(v: dict) -> list:
+    """The runs of a gated section that trained (training accuracy at or over its gate, read before any test graph)."""
+    return [x for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
+
+
 def trained_aurocs(v: dict) -> list:
-    """The AUROC of the runs of a gated section that trained (training accuracy at or over its gate)."""
-    return [x["auroc"] for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
+    """The AUROC of the runs of a gated section that trained."""
+    return [x["auroc"] for x in trained_runs(v)]
+
+
+def gains(runs) -> list:
+    """Training's gain per run: its agreement with its own occlusion effects minus its untrained start's."""
+    return [x["agreement"] - x["untrained_agreement"] for x in runs]
+
+
+def gain_power(runs) -> tuple[float, int]:
+    """The paired t test's power at the observed mean gain with these runs, and the runs it needs for 0.8 (the
+    noncentral t of non_inferiority_power: an interval above 0 at a true gain m is one above -m at a true 0)."""
+    g = gains(runs)
+    return non_inferiority_power(g, float(np.mean(g)), len(g)), folds_for_power(g, float(np.mean(g)))
 
 
 def gated_figure(name: str, v: dict) -> str:
@@ -1177,11 +1194,11 @@ def interval_text(values, digits: int = 2) -> str:
 def occlusion_note(r: dict) -> str:
     """q against the model's own occlusion effects (section explanations_occlusion), and with the linear readout."""
     def one(name, v):
-        runs = [x for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
+        runs = trained_runs(v)
         return (f"{name} {interval_text([x['agreement'] for x in runs])} over {len(runs)} trained runs (per seed "
                 "AUROC / agreement " + ", ".join(f"{x['auroc']:.2f} / {x['agreement']:+.2f}" for x in runs)
                 + f"; untrained {interval_text([x['untrained_agreement'] for x in v['runs']])}; trained minus "
-                f"untrained, paired by seed, {interval_text([x['agreement'] - x['untrained_agreement'] for x in runs])})")
+                f"untrained, paired by seed, {interval_text(gains(runs))})")
 
     occ, lin = r.get("explanations_occlusion", {}), r.get("explanations_occlusion_linear_readout", {})
     if set(occ) != set(EXPLAINED):
@@ -1196,16 +1213,11 @@ def occlusion_note(r: dict) -> str:
     return out
 
 
-def final_runs(v: dict) -> list:
-    """The runs of a judged section that trained (training accuracy at or above its gate, read before any test graph)."""
-    return [x for x in v["runs"] if x["train_accuracy"] >= v["gate"]]
-
-
 def final_figure(r: dict, section: str = "explanations_final") -> str:
     """The claim's figure: training's gain in agreement over the untrained start per dataset, then the AUROC."""
     return "q's agreement with the model, gain over untrained: " + "; ".join(
-        f"{n} {interval_text([x['agreement'] - x['untrained_agreement'] for x in final_runs(v)])} (AUROC "
-        f"{np.mean([x['auroc'] for x in final_runs(v)]):.2f}, {len(final_runs(v))} of {len(v['runs'])} trained)"
+        f"{n} {interval_text(gains(trained_runs(v)))} (AUROC "
+        f"{np.mean([x['auroc'] for x in trained_runs(v)]):.2f}, {len(trained_runs(v))} of {len(v['runs'])} trained)"
         for n, v in r[section].items())
 
 
@@ -1220,21 +1232,24 @@ def confirm_note(r: dict) -> str:
     trained = [x for x in runs if x["train_accuracy"] >= r[stored[0]]["motifs"]["gate"]]
     return (f" Confirmatory motif seeds {CONFIRM_SEEDS[0]}-{CONFIRM_SEEDS[-1]} (they decide motifs): {len(trained)} of "
             f"{len(runs)} trained, agreement {interval_text([x['agreement'] for x in trained])}, gain "
-            f"{interval_text([x['agreement'] - x['untrained_agreement'] for x in trained])}, AUROC "
+            f"{interval_text(gains(trained))}, AUROC "
             f"{np.mean([x['auroc'] for x in trained]):.2f}.")
 
 
-def final_note(r: dict, section: str = "explanations_final", what: str = "") -> str:
+def final_note(r: dict, section: str = "explanations_final") -> str:
     """One judged section in words: per dataset, the trained runs' agreement, its gain over the untrained start,
     the AUROC, and the nulls (q permuted, labels shuffled, untrained)."""
     def one(name, v):
-        runs = final_runs(v)
-        if not runs:
-            return f"{name}: none of {len(v['runs'])} runs trained"
+        runs = trained_runs(v)
+        if len(runs) < 2:
+            return f"{name}: {len(runs)} of {len(v['runs'])} runs trained"
+        power, needed = gain_power(runs)
+        untrained = [x["untrained_agreement"] for x in v["runs"]]
         return (f"{name}, {len(runs)} of {len(v['runs'])} runs trained: agreement "
-                f"{interval_text([x['agreement'] for x in runs])}, untrained "
-                f"{interval_text([x['untrained_agreement'] for x in v['runs']])}, gain "
-                f"{interval_text([x['agreement'] - x['untrained_agreement'] for x in runs])}; AUROC "
+                f"{interval_text([x['agreement'] for x in runs])} (sd {np.std([x['agreement'] for x in runs], ddof=1):.2f}), "
+                f"untrained {interval_text(untrained)} (from {min(untrained):+.2f} to {max(untrained):+.2f}, sd "
+                f"{np.std(untrained, ddof=1):.2f}), gain {interval_text(gains(runs))} (power {power:.2f} at the "
+                f"observed gain with {len(runs)} runs, {needed} for 0.8); AUROC "
                 f"{interval_text([x['auroc'] for x in runs])}; q permuted, agreement "
                 f"{interval_text([x['permuted_agreement'] for x in v['runs']])}; labels shuffled, AUROC "
                 f"{np.mean([x['shuffled_auroc'] for x in v['runs']]):.2f}; untrained, AUROC "
@@ -1245,7 +1260,7 @@ def final_note(r: dict, section: str = "explanations_final", what: str = "") -> 
 
     v = r[section]
     first = next(iter(v.values()))
-    return (f"{what}readout '{first['readout']}', seeds {first['seeds'][0]}-{first['seeds'][-1]}, each seed's model "
+    return (f"readout '{first['readout']}', seeds {first['seeds'][0]}-{first['seeds'][-1]}, each seed's model "
             f"selected on 20 % of its training graphs from {budget_text(v)} (section {section}): "
             + "; ".join(one(n, x) for n, x in v.items()) + ".")
 

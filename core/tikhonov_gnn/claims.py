@@ -92,9 +92,14 @@ def _registered_gain(result):
     final = _gain(result)
     if not all(s in result for s in CONFIRM):
         return final
-    runs = [x for s in CONFIRM for x in result[s]["motifs"]["runs"]]
-    gate = result[CONFIRM[0]]["motifs"]["gate"]
-    return [[x["agreement"] - x["untrained_agreement"] for x in runs if x["train_accuracy"] >= gate], final[1]]
+    return [_trained_gain([x for s in CONFIRM for x in result[s]["motifs"]["runs"]], result[CONFIRM[0]]["motifs"]["gate"]),
+            final[1]]
+
+
+def _trained_gain(runs, gate):
+    """Training's gain per run that trained: its agreement with its own occlusion effects minus its untrained
+    start's with its own."""
+    return [x["agreement"] - x["untrained_agreement"] for x in runs if x["train_accuracy"] >= gate]
 
 
 def _auroc_reference(name, text, section=JUDGED_SELECTION):
@@ -108,13 +113,12 @@ def _gain_reference(name, text, section):
     return Check(name, "reference", text + ": the claim's test", lambda r: _gain(r, section), Every(PairedT(0.0, "above")))
 
 
-def _gain(result, section=FINAL, of="agreement", over="untrained_agreement"):
-    """Per explanation dataset, among the runs that trained: ``of`` minus ``over`` seed by seed (the trained
-    model's agreement with its own occlusion effects minus its untrained start's with its own)."""
+def _gain(result, section=FINAL):
+    """Per explanation dataset, training's gain among the runs that trained (:func:`_trained_gain`), seed by seed."""
     ex = result[section]
     if set(ex) != set(_EXPLAINED):
         raise KeyError(section)
-    return [[x[of] - x[over] for x in ex[n]["runs"] if x["train_accuracy"] >= ex[n]["gate"]] for n in _EXPLAINED]
+    return [_trained_gain(ex[n]["runs"], ex[n]["gate"]) for n in _EXPLAINED]
 
 
 def _gated(result, field, trained=True, section=JUDGED_SELECTION):

@@ -485,6 +485,22 @@ def test_the_shipped_readout_is_judged_on_fresh_seeds_with_the_registered_budget
                 assert quoted in text, (section, name, quoted)
     for v in RESULT["explanations_final"].values():                 # the permuted null, as the diagnosis quotes it
         assert bench.interval_text([x["permuted_agreement"] for x in v["runs"]]) in text
+    # the power the diagnosis quotes, and the confirmatory seeds' count, recompute from the stored runs
+    motifs, planted = (RESULT["explanations_final"][n] for n in ("motifs", "planted_feature"))
+    power, needed = bench.gain_power(bench.trained_runs(motifs))
+    assert f"power {power:.2f} with {len(motifs['runs'])} seeds and needs {needed} for 0.8" in text
+    assert len(bench.CONFIRM_SEEDS) == needed
+    assert f"it has {bench.gain_power(bench.trained_runs(planted))[0]:.2f}" in text
+    untrained = [x["untrained_agreement"] for x in motifs["runs"]]
+    trained_sd = np.std([x["agreement"] for x in bench.trained_runs(motifs)], ddof=1)
+    assert (f"spans {min(untrained):+.2f} to {max(untrained):+.2f} over the seeds (sd {np.std(untrained, ddof=1):.2f}, "
+            f"the trained runs' {trained_sd:.2f})") in text
+    untrained_p = np.std([x["untrained_agreement"] for x in planted["runs"]], ddof=1)
+    assert f"(untrained sd {untrained_p:.2f})" in text
+    # the power function itself: a gain far above its spread is found with few runs, one within it needs many
+    sure = [{"agreement": 0.5 + 0.01 * k, "untrained_agreement": 0.0} for k in range(10)]
+    noisy = [{"agreement": 0.1 + 0.5 * (-1) ** k, "untrained_agreement": 0.0} for k in range(10)]
+    assert bench.gain_power(sure)[0] > 0.99 and bench.gain_power(noisy)[0] < 0.2 and bench.gain_power(noisy)[1] > 100
     trend = RESULT["trend_explanations_shipped"]
     assert trend["config_changes"] == {"readout": bench.SHIPPED_READOUT} and len(trend["trend_agreement"]) >= 3
     assert "AUROC " + ", ".join(f"{a:.2f}" for _, a, _ in trend["trend"]) in text
