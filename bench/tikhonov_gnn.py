@@ -33,7 +33,8 @@ from core.common.seeding import derive_rng  # noqa: E402
 from core.tikhonov_gnn import (MODELS, cross_validate, explain, explanation_auroc, load_dataset,  # noqa: E402
                                recommended_config, train)
 from core.common.decisions import PairedT  # noqa: E402
-from core.tikhonov_gnn.claims import AUROC_GOAL, JUDGED_SELECTION, MATCH_MARGIN  # noqa: E402  (shared with the rules)
+from core.tikhonov_gnn.claims import (AUROC_GOAL, FIT_GATE, JUDGED_SELECTION, MATCH_MARGIN,  # noqa: E402
+                                      confirmatory, fitted_seeds)                        # shared with the rules
 from core.tikhonov_gnn.ship import ASSETS  # noqa: E402
 
 PAGE = "../pages/tikhonov_gnn.py"
@@ -419,31 +420,35 @@ def motif_evidence() -> dict:
 TREND_SIZES = (150, 300, 600)        # planted-feature graphs per dataset (300 is the shipped size)
 
 
-def explanations_trend(sizes=TREND_SIZES, agreement: bool = False, **changes) -> dict:
-    """The gated AUROC on planted_feature as the training set grows (the same seeds and configuration: the earlier
-    per-node readout with ``changes``; readout="linear" is the variant whose node reaches the prediction only
-    through R). With ``agreement``, each run's occlusion agreement (core/tikhonov_gnn/occlusion.py) on the same
-    held-out graphs too, and its trend (``trend_agreement``)."""
+def trend_row(n: int, seed: int, agreement: bool = False, **changes) -> dict:
+    """One run of the explanation trend: planted_feature with ``n`` graphs, the earlier per-node readout with
+    ``changes``; whether it trained, its AUROC and (``agreement``) its occlusion agreement on the held-out graphs."""
     from core.tikhonov_gnn.data import make_planted_feature
     from core.tikhonov_gnn.occlusion import occlusion_agreement
 
-    trend, agreements, rows = [], [], []
+    data = make_planted_feature(n_graphs=n, seed=seed)
+    result = train(recommended_config("planted_feature", **{**EARLIER_READOUT, **changes}), data, seed=seed)
+    test = [data.graphs[i] for i in result.test_index]
+    row = {"graphs": n, "seed": seed, "trained": float(result.train_accuracy[-1]) >= TRAINED_GATE,
+           "auroc": explanation_auroc(result.model, test)}
+    return {**row, "agreement": occlusion_agreement(result.model, test)} if agreement else row
+
+
+def explanations_trend(sizes=TREND_SIZES, agreement: bool = False, rows: list | None = None, **changes) -> dict:
+    """The gated AUROC on planted_feature as the training set grows (the same seeds and configuration: the earlier
+    per-node readout with ``changes``; readout="linear" is the variant whose node reaches the prediction only
+    through R). With ``agreement``, each run's occlusion agreement (core/tikhonov_gnn/occlusion.py) on the same
+    held-out graphs too, and its trend (``trend_agreement``). ``rows``: the runs already made (a bench.run grid's
+    cells), else run here."""
+    if rows is None:
+        rows = [trend_row(n, seed, agreement, **changes) for n in sizes for seed in GATED_SEEDS]
+    rows = sorted(rows, key=lambda x: (sizes.index(x["graphs"]), x["seed"]))
+    trend, agreements = [], []
     for n in sizes:
-        aurocs, agree = [], []
-        for seed in GATED_SEEDS:
-            data = make_planted_feature(n_graphs=n, seed=seed)
-            result = train(recommended_config("planted_feature", **{**EARLIER_READOUT, **changes}), data, seed=seed)
-            trained = float(result.train_accuracy[-1]) >= TRAINED_GATE
-            test = [data.graphs[i] for i in result.test_index]
-            row = {"graphs": n, "seed": seed, "trained": trained, "auroc": explanation_auroc(result.model, test)}
-            if agreement:
-                row["agreement"] = occlusion_agreement(result.model, test)
-            rows.append(row)
-            if trained:
-                aurocs.append(row["auroc"])
-                agree.append(row.get("agreement"))
-        trend.append([n, float(np.mean(aurocs)) if aurocs else None, len(aurocs)])
-        agreements.append([n, float(np.mean(agree)) if agree and agreement else None, len(agree)])
+        trained = [x for x in rows if x["graphs"] == n and x["trained"]]
+        trend.append([n, float(np.mean([x["auroc"] for x in trained])) if trained else None, len(trained)])
+        agreements.append([n, float(np.mean([x["agreement"] for x in trained])) if trained and agreement else None,
+                           len(trained)])
     out = {"runs": rows, "trend": trend, "trend_columns": ["graphs", "mean AUROC of trained runs", "trained runs"],
            "config_changes": changes}
     return {**out, "trend_agreement": agreements} if agreement else out
@@ -540,7 +545,9 @@ Q_DEPTH_GRIDS = {f"tuned_cv_q{h}": h for h in Q_DEPTHS if h != 2}
 # tuned_cv again, Tikhonov with the linear readout (the candidate model), its own run of GCN and GIN beside it: a rerun
 # on another machine moves single folds, so each Tikhonov is paired with the baselines of its own run
 LINEAR_TUNED_GRID = "tuned_cv_linear_readout"
-SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, "tuned_cv", LINEAR_TUNED_GRID, *Q_DEPTH_GRIDS)
+# The shipped model's explanation trend over training-set size (section trend_explanations_shipped), one cell a run
+TREND_GRID = "trend_explanations_shipped"
+SWEEP_GRIDS = ("small", *LONG_RANGE_GRIDS, TREND_GRID, "tuned_cv", LINEAR_TUNED_GRID, *Q_DEPTH_GRIDS)
 TUNED_LRS, TUNED_HIDDEN = (0.01, 0.003, 0.001), (32, 64)   # every model's budget on the benchmarks: 6 configurations
 
 
@@ -568,6 +575,9 @@ def sweep(grid: str) -> list:
     if grid == "small":
         return [Cell(f"long_range-d02-{m}-seed0", {"distance": 2, "model": m, "epochs": 3, "lrs": [0.01]}, 0)
                 for m in MODELS]
+    if grid == TREND_GRID:
+        return [Cell(f"trend_explanations-g{n:04d}-seed{s}", {"graphs": n, "readout": SHIPPED_READOUT}, s)
+                for n in TREND_SIZES for s in GATED_SEEDS]
     if grid == "tuned_cv":
         return [Cell(f"tuned_cv-{b}-{m}-fold{k:02d}", {"benchmark": b, "model": m, "fold": k}, 0)
                 for b in ("mutag", "cuneiform") for m in MODELS for k in range(1, 11)]
@@ -598,6 +608,8 @@ def run_cell(cell):
     from core.tikhonov_gnn.tuning import select
 
     p = cell.params
+    if "graphs" in p:
+        return CellOutput(values=trend_row(p["graphs"], cell.seed, agreement=True, readout=p["readout"]))
     if "benchmark" in p:
         return CellOutput(values=tuned_fold(p["benchmark"], p["model"], p["fold"],
                                             **{k: p[k] for k in ("q_hops", "readout") if k in p}))
@@ -760,6 +772,39 @@ def long_range_small_q(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
     return {"distance": distance, "runs": rows}
 
 
+LOG_SCALE_STARTS = ({"q_init": 0.01}, {"q_init": 0.05}, {"q_init": 0.01, "lr": 0.01}, {"q_init": 0.01, "lr": 0.001})
+
+
+def long_range_log_scale(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
+    """Does the log parameterisation of q and p's scale (``scale='log'``: q = exp(.) + eps, p times a learned exp(s))
+    train at ``distance`` hops, where long_range_leak asks q against p to span four orders of magnitude? On the
+    design seeds, one Tikhonov run per start in LOG_SCALE_STARTS (Laplacian start, lr 0.003 unless given, 200 epochs,
+    batch 16): final training and test accuracy, and the learned p scale exp(s) and q's range on the first graph."""
+    import torch
+
+    from core.tikhonov_gnn.data import make_bottleneck
+    from core.tikhonov_gnn.training import collate
+
+    rows = []
+    for seed in DESIGN_SEEDS:
+        data = make_bottleneck(distance, seed=seed)
+        for start in LOG_SCALE_STARTS:
+            config = recommended_config("sbm_homophilic", **{"model": "tikhonov", "epochs": 200, "batch_size": 16,
+                                                             "lr": 0.003, "p_init": "laplacian", "scale": "log",
+                                                             **start})
+            result = train(config, data, seed=seed)
+            layer = result.model.layers[0]
+            g, b = data.graphs[0], collate(data, [0])
+            with torch.no_grad():
+                q = layer.qnet(b.x, b.adjacency, b.mask)[0].numpy()
+            source = int(np.argmax(g.features[:, 0]))
+            rows.append({"seed": seed, "start": start, "train_accuracy": float(result.train_accuracy[-1]),
+                         "test_accuracy": result.final_test_accuracy,
+                         "p_scale": float(torch.exp(layer.log_p_scale.detach())), "q_source": float(q[source]),
+                         "q_others_max": float(np.delete(q, source).max())})
+    return {"distance": distance, "runs": rows}
+
+
 def sweep_values(grid: str) -> tuple[list, list]:
     """Every cell's values of this bench's sweep ``grid``, run through bench/run.py (resuming finished cells), and
     each cell's seconds as it ran."""
@@ -828,16 +873,13 @@ def trend_q_depth(tuned: dict | None = None) -> dict:
     return out
 
 
-def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
-    """Every long-range cell, through bench/run.py, one sweep per grid (resumable: ``python -m bench.run
-    tikhonov_gnn --grid long_range_near`` runs the same cells, on Ray too); each grid's cell seconds kept."""
-    runs, seconds = [], {}
-    for grid in grids:
-        values, cell = sweep_values(grid)
-        runs += values
-        seconds[grid] = {"cells": len(cell), "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1),
-                         # any order of the cells on 2 workers ends by then (list scheduling: total / 2 + longest)
-                         "wall_bound_2_workers": round(sum(cell) / 2 + max(cell), 1)}
+def _grid_seconds(cell: list) -> dict:
+    # any order of the cells on 2 workers ends by then (list scheduling: total / 2 + longest)
+    return {"cells": len(cell), "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1),
+            "wall_bound_2_workers": round(sum(cell) / 2 + max(cell), 1)}
+
+
+def _long_range_section(runs: list, seconds: dict, grids) -> dict:
     by = accuracy_by_distance({"runs": runs})
     trend = [[d, *(float(np.mean(by[(d, m, False)])) for m in MODELS)] for d in sorted({r["distance"] for r in runs})]
     return {"runs": runs, "distances": sorted({r["distance"] for r in runs}), "trend": trend,
@@ -846,6 +888,17 @@ def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
             "seeds": sorted({r["seed"] for r in runs}), "budget": "6 configurations x 200 epochs per model, selected "
             "on 20 % of the training graphs", "grid_seconds": seconds,
             "command": " && ".join(f"python -m bench.run tikhonov_gnn --grid {g}" for g in grids)}
+
+
+def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
+    """Every long-range cell, through bench/run.py, one sweep per grid (resumable: ``python -m bench.run
+    tikhonov_gnn --grid long_range_near`` runs the same cells, on Ray too); each grid's cell seconds kept."""
+    runs, seconds = [], {}
+    for grid in grids:
+        values, cell = sweep_values(grid)
+        runs += values
+        seconds[grid] = _grid_seconds(cell)
+    return _long_range_section(runs, seconds, grids)
 
 
 SCALING_CHILD = r"""
@@ -940,7 +993,7 @@ def _both(section: str):
 SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": lambda: benchmark_cv("cuneiform"),
             "majority_10fold": lambda: {n: majority_cv(n) for n in ("mutag", "cuneiform")},
             "long_range_capacity": long_range_capacity, "long_range_leak": long_range_leak,
-            "long_range_small_q": long_range_small_q, "linear_readout_capacity": linear_readout_capacity,
+            "long_range_small_q": long_range_small_q, "long_range_log_scale": long_range_log_scale, "linear_readout_capacity": linear_readout_capacity,
             "motif_preset": motif_preset, "motif_evidence": motif_evidence,
             "explanations_gated": _both("explanations_gated"), "explanations_selected": _both("explanations_selected"),
             "explanations_selected_laplacian": _both("explanations_selected_laplacian"),
@@ -953,7 +1006,8 @@ SECTIONS = {"mutag_10fold": lambda: benchmark_cv("mutag"), "cuneiform_10fold": l
             "explanations_occlusion_linear_readout": _both("explanations_occlusion_linear_readout"),
             "trend_explanations": explanations_trend,
             "trend_explanations_linear_readout": lambda: explanations_trend(readout="linear"),
-            "trend_explanations_shipped": lambda: explanations_trend(agreement=True, readout=SHIPPED_READOUT),
+            "trend_explanations_shipped": lambda: explanations_trend(
+                agreement=True, rows=sweep_values(TREND_GRID)[0], readout=SHIPPED_READOUT),
             "tuned_cv": tuned_cv, LINEAR_TUNED_GRID: lambda: tuned_cv(LINEAR_TUNED_GRID),
             "trend_q_depth": trend_q_depth,
             "explanations": _both("explanations"), "explanations_linear_readout": _both("explanations_linear_readout"),
@@ -1214,26 +1268,26 @@ def occlusion_note(r: dict) -> str:
 
 
 def final_figure(r: dict, section: str = "explanations_final") -> str:
-    """The claim's figure: training's gain in agreement over the untrained start per dataset, then the AUROC."""
+    """The claim's figure: training's gain in agreement over the untrained start per dataset (motifs from the
+    confirmatory seeds once stored, as the rule decides), then the AUROC."""
+    deciding = {**r[section], **({"motifs": confirmatory(r)} if confirmatory(r) else {})}
     return "q's agreement with the model, gain over untrained: " + "; ".join(
         f"{n} {interval_text(gains(trained_runs(v)))} (AUROC "
         f"{np.mean([x['auroc'] for x in trained_runs(v)]):.2f}, {len(trained_runs(v))} of {len(v['runs'])} trained)"
-        for n, v in r[section].items())
+        for n, v in deciding.items())
 
 
 def confirm_note(r: dict) -> str:
     """The confirmatory motif seeds (CONFIRM_SECTIONS): how many sections are stored and, once all are, the gain."""
-    stored = [k for k in CONFIRM_SECTIONS if k in r]
-    if len(stored) < len(CONFIRM_SECTIONS):
+    every = confirmatory(r)
+    if every is None:
         return (f" Confirmatory motif seeds {CONFIRM_SEEDS[0]}-{CONFIRM_SEEDS[-1]} (registered after the 10 seeds' "
                 f"power of 0.23; they decide motifs once all {len(CONFIRM_SECTIONS)} sections are stored): "
-                f"{len(stored)} stored.")
-    runs = [x for k in stored for x in r[k]["motifs"]["runs"]]
-    trained = [x for x in runs if x["train_accuracy"] >= r[stored[0]]["motifs"]["gate"]]
+                f"{sum(k in r for k in CONFIRM_SECTIONS)} stored.")
+    trained = trained_runs(every)
     return (f" Confirmatory motif seeds {CONFIRM_SEEDS[0]}-{CONFIRM_SEEDS[-1]} (they decide motifs): {len(trained)} of "
-            f"{len(runs)} trained, agreement {interval_text([x['agreement'] for x in trained])}, gain "
-            f"{interval_text(gains(trained))}, AUROC "
-            f"{np.mean([x['auroc'] for x in trained]):.2f}.")
+            f"{len(every['runs'])} trained, agreement {interval_text([x['agreement'] for x in trained])}, gain "
+            f"{interval_text(gains(trained))}, AUROC {np.mean([x['auroc'] for x in trained]):.2f}.")
 
 
 def final_note(r: dict, section: str = "explanations_final") -> str:
@@ -1443,7 +1497,9 @@ def describe(r: dict) -> dict:
     cut = by.get((far, "tikhonov", True))
     out["long_range"] = (
         f"energy {tik_one:.3f} vs GCN {gcn_at_reach:.3f}; bottleneck {far}: {mean['tikhonov']:.2f} vs GCN "
-        f"{mean['gcn']:.2f}, GIN {mean['gin']:.2f}",
+        f"{mean['gcn']:.2f}, GIN {mean['gin']:.2f}"
+        + ("" if 2 * fitted_seeds(r)[0] > fitted_seeds(r)[1] else
+           f" (Tikhonov fit its training graphs on {fitted_seeds(r)[0]} of {fitted_seeds(r)[1]} seeds: not tested)"),
         f"Oversmoothing (BA graph, 200 nodes, diameter {sm['diameter']}): one Tikhonov layer (q = 1, p = λ) reaches "
         f"every node with Dirichlet energy {tik_one:.3f} (input {sm['input']:.3f}); a GCN needs depth "
         f"{int(depth[reach])} to reach them and keeps {gcn_at_reach:.3f}; APPNP keeps {sm['appnp'][reach]:.3f}. "
@@ -1452,11 +1508,24 @@ def describe(r: dict) -> dict:
         f"one-node path, mean over {len(lr['seeds'])} seeds, each model selected on a validation split from the same "
         f"budget ({lr['budget']}): Tikhonov (1 layer) {mean['tikhonov']:.2f}, GCN {mean['gcn']:.2f}, GIN "
         f"{mean['gin']:.2f} (as many layers as hops, at least 3)"
-        + (f"; with the path cut, Tikhonov {np.mean(cut):.2f} (chance 0.5)" if cut else "") + ". Per distance "
+        + (f"; with the path cut, Tikhonov {np.mean(cut):.2f} (chance 0.5)" if cut else "") + ". "
+        + fit_note(r) + " Per distance "
         "(Tikhonov / GCN / GIN): " + "; ".join(f"{t[0]}: " + " / ".join(f"{v:.2f}" for v in t[1:]) for t in lr["trend"])
         + ". " + capacity_note(r.get("long_range_capacity")) + " " + calibration_note(lr.get("calibration", {}))
         + " The Tikhonov layer starts global (p(λ) ≈ λ, q small on every node)." + earlier_note(lr.get("earlier")))
     return out
+
+
+def fit_note(r: dict) -> str:
+    """Whether the bottleneck checks are tested: Tikhonov fit its own training graphs at the farthest distance on
+    most seeds (the rule's gate), or the training failure that leaves them not tested."""
+    fitted, runs = fitted_seeds(r)
+    far = max(r["long_range"]["distances"])
+    if 2 * fitted > runs:
+        return f"Tikhonov fit its own training graphs at {far} hops on {fitted} of {runs} seeds: the bottleneck is tested."
+    return (f"Tikhonov fit its own training graphs (training accuracy {FIT_GATE:g}) at {far} hops on only {fitted} of "
+            f"{runs} seeds, so the bottleneck checks are not tested: they would measure our optimiser, not the layer's "
+            "reach.")
 
 
 def earlier_note(earlier: dict | None) -> str:

@@ -439,13 +439,20 @@ class AllOf(Decision):
         if len(self.parts) < 2 or not all(isinstance(d, Decision) for d in self.parts):
             raise ValueError("parts: allowed a tuple of two or more decisions")
 
-    def _outcomes(self, x) -> list[Outcome] | Outcome:
+    def _each(self, x) -> list[Outcome]:
         x = tuple(x)
         if len(x) != len(self.parts):
             raise ValueError(f"x: {len(x)} inputs for {len(self.parts)} decisions; allowed one input per decision")
-        outs = [d.decide(v) for d, v in zip(self.parts, x)]
+        return [d.decide(v) for d, v in zip(self.parts, x)]
+
+    @staticmethod
+    def _missing(outs: list[Outcome]) -> Outcome | None:
         missing = next((o for o in outs if o.passed is None), None)
-        return Outcome(None, text=f"not measured: {missing.text}") if missing else outs
+        return Outcome(None, text=f"not measured: {missing.text}") if missing else None
+
+    def _outcomes(self, x) -> list[Outcome] | Outcome:
+        outs = self._each(x)
+        return self._missing(outs) or outs
 
     def _decide(self, x) -> Outcome:
         outs = self._outcomes(x)
@@ -465,12 +472,13 @@ class AllOf(Decision):
 @dataclass(frozen=True)
 class AnyOf(AllOf):
     """A tuple of inputs, the i-th judged by the i-th of ``parts``: passes when at least one passes (a claim that
-    holds in either of two settings)."""
+    holds in either of two settings), even where another is not measured; not measured when none passes and one is
+    missing (three-valued "or")."""
 
     def _decide(self, x) -> Outcome:
-        outs = self._outcomes(x)
-        if isinstance(outs, Outcome):
-            return outs
+        outs = self._each(x)
+        if not any(o.passed for o in outs) and self._missing(outs):
+            return self._missing(outs)
         best = next((o for o in outs if o.passed), outs[0])
         return Outcome(any(o.passed for o in outs), best.value, best.low, best.high, "; or ".join(o.text for o in outs))
 

@@ -268,9 +268,11 @@ def reachable(rule: Rule) -> set[str]:
     outcome its decision cannot produce is left out), and every combination of those outcomes, missing included."""
     if rule.untested:
         return {NOT_TESTED}
+    deciding = set(rule.needed_for_reproduced) | set(rule.needed_for_partly)   # the others never move the status
     options = []
     for check in rule.checks:
-        found = {check.holds(check.decision.decide(x)) for x in check.decision.examples()}
+        found = {check.holds(check.decision.decide(x)) for x in check.decision.examples()} if check.name in deciding \
+            else set()
         options.append(sorted(found | {None}, key=str))
     statuses = set()
     for combo in itertools.product(*options):

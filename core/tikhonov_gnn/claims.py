@@ -86,14 +86,32 @@ FINAL = "explanations_final"   # the shipped readout judged on the fresh seeds 5
 CONFIRM = tuple(f"explanations_confirm_{k}" for k in (1, 2, 3, 4))   # motif seeds 60-103, 11 per section
 
 
+def confirmatory(result):
+    """The confirmatory motif runs (seeds 60-103) as one section entry ({"runs", "gate"}) once all four sections of
+    CONFIRM are stored, else None."""
+    if not all(s in result for s in CONFIRM):
+        return None
+    return {"runs": [x for s in CONFIRM for x in result[s]["motifs"]["runs"]], "gate": result[CONFIRM[0]]["motifs"]["gate"]}
+
+
 def _registered_gain(result):
     """The claim's gain per dataset as registered: planted feature from FINAL; motifs from the confirmatory seeds
     60-103 once all four of their sections are stored (the 10-seed run had power 0.23), from FINAL until then."""
-    final = _gain(result)
-    if not all(s in result for s in CONFIRM):
-        return final
-    return [_trained_gain([x for s in CONFIRM for x in result[s]["motifs"]["runs"]], result[CONFIRM[0]]["motifs"]["gate"]),
-            final[1]]
+    final, every = _gain(result), confirmatory(result)
+    return final if every is None else [_trained_gain(every["runs"], every["gate"]), final[1]]
+
+
+def _registered(result, field):
+    """``field`` of every run on the seeds that decide the claim: FINAL's, motifs' from CONFIRM once all four are
+    stored."""
+    final, every = _gated(result, field, trained=False, section=FINAL), confirmatory(result)
+    return final if every is None else [[x[field] for x in every["runs"]], final[1]]
+
+
+def _confirmed(result, field):
+    """``field`` of the confirmatory motif runs that trained, once all four sections are stored."""
+    every = confirmatory(result)
+    return [x[field] for x in every["runs"] if x["train_accuracy"] >= every["gate"]]
 
 
 def _trained_gain(runs, gate):
@@ -140,6 +158,7 @@ def _filter_kinds(result, names=tuple(_WANT), field="kind"):
 
 
 BOTTLENECK_BAR = 0.75   # mean test accuracy across the farthest bottleneck over seeds (chance 0.5, reading 1.0)
+FIT_GATE = 0.9          # a bottleneck run trained when it fits its own training graphs to this accuracy
 
 
 def _smoothing(result):
@@ -162,19 +181,42 @@ def _far(result, model, cut=False):
     return out
 
 
+def fitted_seeds(result):
+    """(seeds where Tikhonov fit its own training graphs at the farthest distance, seeds run): training accuracy
+    at least FIT_GATE, read on no test graph."""
+    lr = result["long_range"]
+    far = max(lr["distances"])
+    fits = [x["train_accuracy"] >= FIT_GATE for x in lr["runs"]
+            if x["distance"] == far and x["model"] == "tikhonov" and not x.get("cut", False)]
+    return sum(fits), len(fits)
+
+
+def _trained(result, values):
+    """``values()`` when Tikhonov fit its training graphs on most seeds at the farthest distance, else None (not
+    tested: the bottleneck then measures our optimiser, not the layer's reach; the failure is in the detail)."""
+    fitted, runs = fitted_seeds(result)
+    return values() if 2 * fitted > runs else None
+
+
 def _accuracies(result, model="tikhonov", cut=False):
     return [v for _, v in sorted(_far(result, model, cut).items())]
 
 
+def _reach(result):
+    """Tikhonov's test accuracy per seed across the farthest path, when it trained (_trained)."""
+    return _trained(result, lambda: _accuracies(result))
+
+
 def _paired(result, baseline):
-    """Per seed at the farthest distance: Tikhonov's test accuracy minus ``baseline``'s (same data and split)."""
+    """Per seed at the farthest distance: Tikhonov's test accuracy minus ``baseline``'s (same data and split), when
+    Tikhonov trained (_trained)."""
     tik, base = _far(result, "tikhonov"), _far(result, baseline)
-    return [tik[s] - base[s] for s in sorted(set(tik) & set(base))]
+    return _trained(result, lambda: [tik[s] - base[s] for s in sorted(set(tik) & set(base))])
 
 
 def _either_long_range(result):
     """Oversmoothing's numbers and oversquashing's, for "smoothing or bottleneck"."""
-    return _smoothing(result), _accuracies(result)
+    return _smoothing(result), _reach(result)
 
 
 RULES = {
@@ -250,8 +292,9 @@ RULES = {
                 Check("goal", "part", f"the same interval above the goal {AUROC_GOAL} on both datasets",
                       lambda r: _gated(r, "auroc", section=FINAL), Every(PairedT(AUROC_GOAL, "above"))),
                 Check("permuted", "null", "the trained model's q permuted across each graph's nodes (the same values "
-                      "on random nodes): its agreement with the effects, every seed, t interval above 0 on either "
-                      "dataset", lambda r: _gated(r, "permuted_agreement", trained=False, section=FINAL),
+                      "on random nodes): its agreement with the effects, every seed that decides the claim (motifs: "
+                      "the confirmatory seeds once stored), t interval above 0 on either dataset",
+                      lambda r: _registered(r, "permuted_agreement"),
                       Some(PairedT(0.0, "above"))),
                 Check("shuffled", "null", "the same selection on the same graphs with their labels shuffled: AUROC "
                       "of its q, every seed, t interval above 0.5 on either dataset",
@@ -259,6 +302,9 @@ RULES = {
                 Check("untrained", "null", "the chosen configuration untrained (q at initialisation): AUROC, every "
                       "seed, t interval above 0.5 on either dataset",
                       lambda r: _gated(r, "untrained_auroc", trained=False, section=FINAL), Some(PairedT(0.5, "above"))),
+                Check("confirm_informative", "reference", "the confirmatory motif seeds 60-103 (registered for the "
+                      "claim's check only, so they never decide a part): AUROC of q above 0.5",
+                      lambda r: _confirmed(r, "auroc"), PairedT(0.5, "above")),
                 Check("untrained_agreement", "reference", "why the claim is paired: the untrained model's own "
                       "agreement, every seed, t interval above 0 on either dataset",
                       lambda r: _gated(r, "untrained_agreement", trained=False, section=FINAL),
@@ -282,8 +328,25 @@ RULES = {
                       f"{AUROC_GOAL} on each dataset", lambda r: _explanations(r, "auroc_mean"),
                       Every(Threshold(AUROC_GOAL, "above", strict=False)))),
         partly=("faithful",),
-        diagnosis=Diagnosis("measurement", "Pre-registered (the rule and the shipped readout committed before the run): the shipped "
-                            "model, readout 'linear_norm', on the fresh seeds 50-59. Every run trains on both "
+        diagnosis=Diagnosis("genuine", "The claim holds and the goal does not. Training's gain in faithfulness is "
+                            "shown on both datasets as registered: on the 44 confirmatory motif seeds 60-103 (sections "
+                            "explanations_confirm_1 to 4, registered once the 10 seeds' power was known; every run "
+                            "trains) +0.25 [+0.11, +0.38] (one-sided p = 0.0003 against the two looks' 0.025 each), "
+                            "agreement +0.40 [+0.33, +0.47], q permuted across each graph's nodes -0.00 [-0.01, +0.00]; "
+                            "on planted feature (seeds 50-59) +0.22 [+0.07, +0.37]. What fails is q marking the "
+                            "dataset's label nodes as strongly as the goal 0.85 asks: on the confirmatory motif seeds "
+                            "AUROC 0.63 [0.53, 0.73] (untrained 0.50 [0.42, 0.58], labels shuffled 0.51 [0.45, 0.57]), "
+                            "above chance but far from the goal, and the same on planted feature; the registered part "
+                            "'informative' is judged on seeds 50-59, where motifs (10 runs) cannot show even 0.5. As "
+                            "the training set grows (planted feature, the shipped readout, 150, 300, 600 graphs, run as "
+                            "cells of python -m bench.run tikhonov_gnn --grid trend_explanations_shipped) the AUROC "
+                            "stays flat: AUROC 0.61, 0.66, 0.65, agreement +0.74, +0.75, +0.73 (the earlier in-process"
+                            " run of the same seeds, whose float order differs: 0.63, 0.59, 0.65). So at our scale the "
+                            "gap to the goal does not close with data: q is faithful to the model (it says which "
+                            "nodes' own features the prediction uses, the abstract's reading) without singling out the"
+                            " planted nodes, which a model with a rescaling head need not amplify. The registered run "
+                            "on seeds 50-59 (the rule and the shipped readout committed before it ran): the shipped "
+                            "model, readout 'linear_norm'. Every run trains on both "
                             "datasets and q agrees with the model's own occlusion effects (motifs +0.47 [+0.32, "
                             "+0.63], planted feature +0.64 [+0.50, +0.77]; q permuted across each graph's nodes +0.00"
                             " [-0.01, +0.01] and +0.01 [-0.02, +0.04]), but training's gain over the untrained start "
@@ -296,10 +359,8 @@ RULES = {
                             "'interpretable by design'; the claim as registered asks training to add to it. q marks "
                             "the label's nodes on planted feature (AUROC 0.63 [0.54, 0.72]) and not shown so on "
                             "motifs (0.65 [0.42, 0.88]: half the runs at 0.78 to 0.99, half at 0.06 to 0.50), below "
-                            "the goal 0.85 on both; nulls: labels shuffled 0.51, 0.45, untrained 0.57, 0.52. Planted "
-                            "feature with the shipped readout as the training set grows (150, 300, 600 graphs; "
-                            "trend_explanations_shipped): AUROC 0.63, 0.59, 0.65, agreement +0.68, +0.71, +0.72: the "
-                            "AUROC stays far from the goal as data grows. The earlier shipped per-node readout on the"
+                            "the goal 0.85 on both; nulls: labels shuffled 0.51, 0.45, untrained 0.57, 0.52. The earlier shipped "
+                            "per-node readout on the"
                             " same seeds (reference node_readout, section explanations_final_node): motifs 9 of 10 "
                             "trained, agreement +0.45 [+0.22, +0.69], gain +0.32 [-0.08, +0.72], AUROC 0.71 [0.53, "
                             "0.89]; planted feature 10 of 10 trained, agreement +0.54 [+0.24, +0.83], gain +0.10 "
@@ -328,16 +389,17 @@ RULES = {
                             "+0.21 [+0.05, +0.37], AUROC 0.56 [0.41, 0.71] and 0.56 [0.46, 0.66]; once the head can "
                             "rescale, nothing requires a large q on the label's nodes, so the AUROC measures how "
                             "strongly a model must amplify them. The earlier measure (mean AUROC over seeds 0-4, "
-                            "trained or not: motifs 0.59, planted feature 0.75) is kept in the detail. Registered "
-                            "next, in the rule: the same test on the 44 fresh motif seeds 60-103 (power 0.8 at the "
-                            "observed gain), which decide motifs once all four sections explanations_confirm_1 to 4 "
-                            "are stored (two looks: at most 0.05 one-sided over both). Commands: python bench/tikhonov_gnn.py --parts DIR --section explanations_final"
+                            "trained or not: motifs 0.59, planted feature 0.75) is kept in the detail. Commands: "
+                            "python bench/tikhonov_gnn.py --parts DIR --section explanations_confirm_1 (and _2, _3, _4; "
+                            "359 s each on a quiet machine), --section explanations_final"
                             " (675 s on motifs, 392 s on planted feature, with --dataset), --section "
-                            "explanations_final_node (680 s, 356 s), --section trend_explanations_shipped (236 s), "
+                            "explanations_final_node (680 s, 356 s), --section trend_explanations_shipped (130 s, its cells "
+                            "through bench.run), "
                             "--section explanations_linear_norm_judged (433 s, 204 s), explanations_linear_judged "
                             "(525 s, 191 s), linear_readout_capacity (140 s), explanations_selected_laplacian (643 s,"
                             " 361 s), explanations_occlusion (639 s, 153 s), motif_evidence (304 s), motif_preset "
-                            "(591 s), trend_explanations (186 s); then python bench/ledger.py tikhonov_gnn.")),
+                            "(591 s), trend_explanations (186 s); then python bench/ledger.py tikhonov_gnn.",
+                            trend="trend_explanations_shipped.trend")),
     "filter_reveals_homophily": Rule(
         checks=(Check("some", "claim", "the learned p's kind (low- or high-pass on the spectrum) per seed, on both "
                       "block models", _filter_kinds, Some(Flag("the kind the graph's homophily wants"))),
@@ -368,18 +430,23 @@ RULES = {
                       "GCN's at the depth that reaches every node of the BA graph (up to the input's energy)",
                       _smoothing, InBand("above")),
                 Check("bottleneck", "part", "test accuracy of one Tikhonov layer reading a value across the farthest "
-                      f"one-node-wide path, per seed (t interval over seeds) against {BOTTLENECK_BAR}",
-                      _accuracies, PairedT(BOTTLENECK_BAR, "above")),
+                      f"one-node-wide path, per seed (t interval over seeds) against {BOTTLENECK_BAR}; not tested "
+                      f"unless the layer fit its own training graphs (training accuracy {FIT_GATE:g}) on most seeds",
+                      _reach, PairedT(BOTTLENECK_BAR, "above")),
                 *(Check(m, "part", f"Tikhonov's test accuracy minus {m.upper()}'s (as many layers as hops) across the "
-                        "farthest path, paired by seed (same data and split, each model selected from the same budget)",
+                        "farthest path, paired by seed (same data and split, each model selected from the same budget), "
+                        "tested as the bottleneck check is",
                         lambda r, m=m: _paired(r, m), PairedT(0.0, "above")) for m in ("gcn", "gin")),
                 Check("cut", "null", "the same Tikhonov model and budget on the same graphs with the path cut (no "
                       "route from source to target): test accuracy per seed against chance, which a global receptive "
                       "field cannot beat without a leak", lambda r: _accuracies(r, cut=True), PairedT(0.5, "above"))),
         reproduced=("smoothing_or_bottleneck", "smoothing", "bottleneck", "gcn", "gin", "cut"),
         partly=("smoothing_or_bottleneck",),
-        diagnosis=Diagnosis("method", "Our training, not the layer's reach: at the farthest distance (16 hops) 4 of 5 "
-                            "Tikhonov runs did not fit their own training graphs (training accuracy 0.50 to 0.65), "
+        diagnosis=Diagnosis("method", "Our training, not the layer's reach, so the oversquashing half is not "
+                            "tested: the verdict is partly on oversmoothing alone. At the farthest distance (16 hops) "
+                            "4 of 5 Tikhonov runs did not fit their own training graphs (training accuracy 0.50 to "
+                            "0.65), and a bottleneck verdict on a model that did not train would judge our optimiser "
+                            "(the rule gates it: most seeds must fit, training accuracy 0.9), "
                             "while at 8 hops 4 of 5 read the value (1.00) where GCN and GIN sit at chance (0.48, "
                             "0.43), the cut-path null stays at chance (0.50: no leak), and with q set by hand one layer reads the "
                             "value 16 hops away on 2 of 3 design seeds (trained 600 epochs instead of 200: 1 of 3). "
@@ -395,10 +462,19 @@ RULES = {
                             "is needed, not enough: on the design seeds (section long_range_small_q, 200 epochs from "
                             "the Laplacian start) q_init 0.01 and 0.002 each fit 1 of 3 (seed 1; seeds 0 and 2 at "
                             "0.50 to 0.57), and q_init 0.0005 with eps_q 1e-5 none, at lr 0.003 or 0.01: the source's "
-                            "q must also rise by orders of magnitude. Next: q and p's scale on a log "
-                            "parameterisation (orders of magnitude apart within the budget's steps), then an "
-                            "optimiser change given to every model alike. Commands: python -m bench.run tikhonov_gnn --grid long_range_near "
+                            "q must also rise by orders of magnitude. Nor is the parameterisation the obstacle "
+                            "(section long_range_log_scale, the same design seeds and budget with q = exp(.) + eps and "
+                            "p's scale exp(s) learned, so q against p moves by orders of magnitude within the steps): "
+                            "again only seed 1 fits (2 of 4 starts, q at the source 1.37 and 2.47 against at most 0.06 "
+                            "elsewhere), seeds 0 and 2 stay at 0.54 to 0.64 with q at the source no larger than "
+                            "elsewhere and p's learned scale falling (0.73 to 0.94, where a rise would help), and lr "
+                            "0.01 diverges once. Where training fails, q never singles out the source: at 16 hops even "
+                            "q = 10 at the source gives it only 0.07 of the target's row of R while the others keep "
+                            "0.01 (long_range_leak), and at the start, with q equal everywhere, less: too weak a signal"
+                            " against the other nodes' random values for the gradient to find. Open: a curriculum over distance or an optimiser change given to every model alike."
+                            " Commands: python -m bench.run tikhonov_gnn --grid long_range_near "
                             "(and long_range_mid, long_range_far, long_range_far_b, long_range_far_c; each under 20 minutes on 2 Ray workers); python "
                             "bench/tikhonov_gnn.py --parts DIR --section long_range; python bench/tikhonov_gnn.py --parts DIR --section long_range_capacity; --section long_range_leak "
-                            "(under a second); --section long_range_small_q (168 s); python bench/ledger.py tikhonov_gnn.", trend="long_range.trend")),
+                            "(under a second); --section long_range_small_q (168 s); --section long_range_log_scale (101 s); python "
+                            "bench/ledger.py tikhonov_gnn.", trend="long_range.trend")),
 }

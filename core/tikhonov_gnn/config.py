@@ -24,12 +24,15 @@ class TikhonovConfig(Config):
     layers: int = param(1, low=1, high=4, integer=True, doc="Tikhonov layers (one already sees the whole graph)")
     degree: int = param(4, low=1, high=10, integer=True, doc="degree K of the Bernstein polynomial p")
     q_hops: int = param(2, low=0, high=6, integer=True, doc="message-passing hops of the Q-network")
-    eps_q: float = param(1e-3, low=1e-6, high=1.0, doc="q = softplus(.) + eps_q")
+    eps_q: float = param(1e-3, low=1e-6, high=1.0, doc="q's floor: q = softplus(.) + eps_q (or exp)")
     p_init: str = choice("flat", ("flat", "laplacian"), doc="p at initialisation: 'flat' (p = 1 on the whole spectrum: "
                          "a penalty on ||z||^2 with no topology, so the layer starts local) or 'laplacian' (p(λ) ≈ λ, "
                          "the classical graph Tikhonov penalty z^T L z, so it starts global)")
     q_init: float = param(0.0, low=0.0, high=100.0, doc="q at initialisation on every node (the Q-network's last "
-                          "layer: weight 0, bias softplus^-1(q_init - eps_q)); 0 keeps PyTorch's draw (q about 0.7)")
+                          "layer: weight 0, its bias set so that q = q_init); 0 keeps PyTorch's draw (q about 0.7)")
+    scale: str = choice("softplus", ("softplus", "log"), doc="q and p's scale: 'softplus' (q = softplus(.) + eps_q, "
+                        "p's mean fixed at 1) or 'log' (q = exp(.) + eps_q, p times exp(s) with s learned from 0), so "
+                        "q against p moves by orders of magnitude within the budget's steps")
     solver: str = choice("dense", ("dense", "cg"), doc="dense solve (small graphs) or matrix-free CG")
     encoder: str = choice("linear", ("linear", "mlp"), doc="what the Tikhonov layer propagates: a linear or an MLP "
                           "map of the node features (an MLP can decide on a node's own features before q acts)")

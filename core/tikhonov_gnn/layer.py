@@ -179,33 +179,37 @@ def tikhonov_solve(q: torch.Tensor, theta: torch.Tensor, rhs: torch.Tensor, lapl
 
 
 P_INITS = ("flat", "laplacian")   # TikhonovLayer's starts for p
+SCALES = ("softplus", "log")      # its parameterisations of q and of p's scale
 
 
 class QNetwork(nn.Module):
-    """q_i = softplus(f(x, A)_i) + eps with f a GIN-style network: each hop sees its neighbours.
+    """q_i = softplus(f(x, A)_i) + eps (``log=True``: exp(f(x, A)_i) + eps) with f a GIN-style network: each hop
+    sees its neighbours.
 
     SiLU rather than ReLU: the gradient reaching q through the solve is small, and with ReLU the
     network's units died early in training, leaving every q equal (an explanation of nothing).
     """
 
-    def __init__(self, in_dim: int, hidden: int, hops: int, eps: float):
+    def __init__(self, in_dim: int, hidden: int, hops: int, eps: float, log: bool = False):
         super().__init__()
         self.inp = nn.Linear(in_dim, hidden)
         self.hops = nn.ModuleList(nn.Sequential(nn.Linear(hidden, hidden), nn.SiLU(), nn.Linear(hidden, hidden))
                                   for _ in range(hops))
         self.out = nn.Linear(hidden, 1)
-        self.eps = eps
+        self.eps, self.log = eps, log
 
     def forward(self, x, adjacency, mask):
         h = F.silu(self.inp(x))
         for hop in self.hops:
             h = F.silu(hop(h + adjacency @ h))
-        q = F.softplus(self.out(h).squeeze(-1)) + self.eps
+        f = self.out(h).squeeze(-1)
+        q = (torch.exp(f) if self.log else F.softplus(f)) + self.eps
         return torch.where(mask, q, torch.ones_like(q))
 
 
 class TikhonovLayer(nn.Module):
-    """Z = (p(L) + Q)^-1 Q H, with q from a Q-network and p >= 0 on [0, 2] (Bernstein, theta >= 0, mean 1).
+    """Z = (p(L) + Q)^-1 Q H, with q from a Q-network and p >= 0 on [0, 2] (Bernstein, theta >= 0, mean 1, or exp(s) with
+    ``scale='log'``).
 
     Parameters
     ----------
@@ -227,6 +231,10 @@ class TikhonovLayer(nn.Module):
         CG's relative residual.
     cg_max_iter : int
         CG's iteration cap.
+    scale : str
+        ``"softplus"`` (q = softplus(.) + eps, p's scale fixed: theta has mean 1) or ``"log"`` (q = exp(.) + eps and
+        p multiplied by exp(s) with s a learned scalar starting at 0): q against p, which is all R sees, then moves
+        by orders of magnitude in a budget's steps, the whole graph's at once through s.
     p_init : str
         ``"flat"`` (theta = 1: p = 1 on the whole spectrum, a penalty on ||z||^2 with no topology, so R starts
         diagonal) or ``"laplacian"`` (theta_k proportional to k + 0.05: p(λ) ≈ λ with p(0) = theta_0 ≈ 0.024 for
@@ -248,26 +256,31 @@ class TikhonovLayer(nn.Module):
 
     def __init__(self, channels: int, q_in: int, degree: int = 4, q_hidden: int = 32, q_hops: int = 2,
                  eps: float = 1e-3, solver: str = "dense", cg_tol: float = 1e-6, cg_max_iter: int = 500,
-                 p_init: str = "flat", q_init: float = 0.0):
+                 p_init: str = "flat", q_init: float = 0.0, scale: str = "softplus"):
         super().__init__()
         if p_init not in P_INITS:
             raise ValueError(f"p_init: {p_init!r} is not a start for p; allowed " + ", ".join(map(repr, P_INITS)))
+        if scale not in SCALES:
+            raise ValueError(f"scale: {scale!r} is not a parameterisation of q and p; allowed "
+                             + ", ".join(map(repr, SCALES)))
         if q_init and not q_init > eps:
             raise ValueError(f"q_init: {q_init!r} is out of range; allowed 0 or a value above eps = {eps!r}")
-        self.qnet = QNetwork(q_in, q_hidden, q_hops, eps)
+        self.qnet = QNetwork(q_in, q_hidden, q_hops, eps, log=scale == "log")
         if q_init:
-            with torch.no_grad():       # softplus(bias) + eps = q_init at every node; the weight learns from 0
-                self.qnet.out.bias.fill_(math.log(math.expm1(q_init - eps)))
+            with torch.no_grad():       # softplus(bias) + eps (or exp) = q_init at every node; the weight learns from 0
+                self.qnet.out.bias.fill_(math.log(q_init - eps) if scale == "log" else math.log(math.expm1(q_init - eps)))
                 self.qnet.out.weight.zero_()
         # theta = (K + 1) softmax(raw): raw = 0 is the flat start (p = 1 everywhere, all-pass); raw_k = log(k + 0.05)
         # gives theta_k = (K + 1)(k + 0.05) / sum_j (j + 0.05), close to 2k / K: the Bernstein form of p(λ) = λ.
         raw = torch.zeros(degree + 1) if p_init == "flat" else torch.log(torch.arange(degree + 1.0) + 0.05)
         self.theta_raw = nn.Parameter(raw)
+        self.log_p_scale = nn.Parameter(torch.zeros(())) if scale == "log" else None
         self.solver, self.cg_tol, self.cg_max_iter = solver, cg_tol, cg_max_iter
 
     @property
     def theta(self) -> torch.Tensor:
-        return self.theta_raw.numel() * torch.softmax(self.theta_raw, 0)
+        theta = self.theta_raw.numel() * torch.softmax(self.theta_raw, 0)
+        return theta if self.log_p_scale is None else torch.exp(self.log_p_scale) * theta
 
     def operator_parts(self, q_input, adjacency, mask):
         laplacian = dense_laplacian(adjacency, mask)

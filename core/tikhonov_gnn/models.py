@@ -50,13 +50,14 @@ class TikhonovClassifier(nn.Module):
     """
 
     def __init__(self, in_dim, n_classes, task, hidden=32, layers=1, degree=4, q_hops=2, eps=1e-3, solver="dense",
-                 dropout=0.0, encoder="linear", readout="node", p_init="flat", q_init=0.0):
+                 dropout=0.0, encoder="linear", readout="node", p_init="flat", q_init=0.0,
+                 scale="softplus"):
         super().__init__()
         self.task = task
         self.encoder, self.readout = encoder, readout
         self.encode = nn.Linear(in_dim, hidden) if encoder == "linear" else mlp([in_dim, hidden, hidden], act=nn.SiLU)
         self.layers = nn.ModuleList(TikhonovLayer(hidden, in_dim, degree, hidden, q_hops, eps, solver,
-                                                  p_init=p_init, q_init=q_init) for _ in range(layers))
+                                                  p_init=p_init, q_init=q_init, scale=scale) for _ in range(layers))
         self.mix = nn.ModuleList(nn.Linear(hidden, hidden) for _ in range(layers))
         self.head = mlp([hidden, hidden, n_classes], dropout, act=nn.SiLU)
         self.pool_norm = nn.BatchNorm1d(hidden) if readout == "linear_norm" and task == "graph" else None
@@ -187,7 +188,7 @@ def build_model(name: str, in_dim: int, n_classes: int, task: str, config) -> nn
     if name == "tikhonov":
         return TikhonovClassifier(in_dim, n_classes, task, config.hidden, config.layers, config.degree, config.q_hops,
                                   config.eps_q, config.solver, config.dropout, config.encoder,
-                                  config.readout, config.p_init, config.q_init)
+                                  config.readout, config.p_init, config.q_init, config.scale)
     if name == "gcn":
         return GCN(in_dim, n_classes, task, config.hidden, config.baseline_layers, config.dropout)
     return GIN(in_dim, n_classes, task, config.hidden, config.baseline_layers, config.dropout)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core.common.decisions import (Binomial, Bootstrap, Every, Flag, InBand, Interval, PairedT, PValue, Some, Threshold,
+from core.common.decisions import (AllOf, AnyOf, Binomial, Bootstrap, Every, Flag, InBand, Interval, PairedT, PValue, Some, Threshold,
                                    Trend)
 
 ALL = [Threshold(1e-9), Threshold(0.5, "above", strict=False), Interval(1.0, "below"), Interval(0.0, "above"),
@@ -14,7 +14,8 @@ ALL = [Threshold(1e-9), Threshold(0.5, "above", strict=False), Interval(1.0, "be
        PairedT(0.02, "below", confidence=0.9), Bootstrap(0.5, "above"), Bootstrap(0.0, "below", "median"),
        Binomial(0.05, "contains"), Binomial(0.5, "above"), Binomial(0.001, "below"), InBand(), InBand("above"),
        InBand("below"), PValue(0.01), Trend("rising"), Trend("falling", monotone=True), Every(Interval(1.0, "below")),
-       Some(Threshold(0.0, "above")), Flag("converged")]
+       Some(Threshold(0.0, "above")), Flag("converged"), AllOf((Threshold(1.0), Flag("ok"))),
+       AnyOf((Threshold(1.0), Flag("ok")))]
 
 
 @pytest.mark.parametrize("decision", ALL, ids=lambda d: type(d).__name__ + ":" + d.describe())
@@ -90,3 +91,16 @@ def test_trends_compare_first_and_last_or_every_step():
 def test_bad_parameters_name_the_field(make, field):
     with pytest.raises(ValueError, match=f"^{field}: "):
         make()
+
+
+def test_either_and_both_are_three_valued_where_a_part_is_not_measured():
+    """One passing part decides "or" whatever the other is (Kleene's "or"); otherwise, and for "and" always, a part
+    not measured leaves the whole not measured."""
+    parts = (Threshold(1.0), Flag("ok"))
+    either, both = AnyOf(parts), AllOf(parts)
+    assert either.decide((0.5, None)).passed is True and either.decide((2.0, None)).passed is None
+    assert either.decide((2.0, False)).passed is False and either.decide((None, True)).passed is True
+    assert both.decide((2.0, None)).passed is None and both.decide((0.5, None)).passed is None
+    assert both.decide((0.5, True)).passed is True and both.decide((0.5, False)).passed is False
+    with pytest.raises(ValueError, match=r"^x: 1 inputs for 2 decisions"):
+        either.decide((0.5,))

@@ -56,6 +56,12 @@ def test_reachable_enumerates_the_statuses():
     never = Rule(checks=(Check("x", "claim", "a gain", "x", Threshold(0.0, "above")),
                          Check("null", "null", "a control that cannot fail", "n", always(0.0, "above"))))
     assert reachable(never) == {PARTLY, NOT_REPRODUCED, NOT_TESTED}
+    # references that no status needs are not enumerated: forty of them (3^40 combinations) change nothing
+    many = Rule(checks=(*rule().checks, *(Check(f"ref{k}", "reference", "a reference", "oracle", PairedT(0.0, "above"))
+                                          for k in range(40))))
+    assert reachable(many) == reachable(rule())
+    named = rule(reproduced=("gain", "oracle"))        # a reference the rule names for reproduced is enumerated
+    assert REPRODUCED in reachable(named)
 
 
 def test_an_untested_rule_says_why_and_gives_not_tested():

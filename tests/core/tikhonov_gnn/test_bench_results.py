@@ -11,9 +11,11 @@ import json
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from bench import tikhonov_gnn as bench
 from core.common.claims import REPRODUCED, results_path
+from core.tikhonov_gnn.claims import CONFIRM
 
 RESULT = json.loads(results_path("tikhonov_gnn").read_text())
 
@@ -60,6 +62,8 @@ def test_the_explanation_verdict_is_judged_among_trained_runs_against_its_nulls_
     assert shipped["status"] == faithful(RESULT).status
     doctored = copy.deepcopy(RESULT)
     doctored["explanations_final"] = _final_runs()
+    for k in CONFIRM:                               # seeds 50-59 decide both halves (the confirmatory test: below)
+        del doctored[k]
     assert faithful(doctored).status == REPRODUCED
     plausible_not = copy.deepcopy(doctored)         # faithful to the model, not pointing at the label's nodes: partly
     for v in plausible_not["explanations_final"].values():
@@ -154,7 +158,21 @@ def test_the_long_range_verdict_follows_the_seeds_and_its_cut_path_null():
     for r in doctored["long_range"]["runs"]:
         if r["distance"] == far:
             r["test_accuracy"] = 0.5 if (r["model"] != "tikhonov" or r["cut"]) else 0.975 + 0.005 * (r["seed"] % 5)
+            r["train_accuracy"] = 1.0 if r["model"] == "tikhonov" and not r["cut"] else 0.55
     assert long_range(doctored).status == REPRODUCED
+    # the same test accuracies from a layer that fit its training graphs on only 2 of 5 seeds: not tested (our
+    # optimiser, not the layer's reach), so oversmoothing alone leaves it partly, the bottleneck checks not measured
+    unfit = copy.deepcopy(doctored)
+    tik = [r for r in unfit["long_range"]["runs"] if r["distance"] == far and r["model"] == "tikhonov" and not r["cut"]]
+    for r in tik[2:]:
+        r["train_accuracy"] = 0.6
+    v = long_range(unfit)
+    assert v.status == "partly"
+    checks = {c["name"]: c for c in v.decision["checks"]}
+    assert checks["smoothing_or_bottleneck"]["passed"] is True
+    assert all(checks[n]["passed"] is None for n in ("bottleneck", "gcn", "gin"))
+    tik[2]["train_accuracy"] = 0.95                          # 3 of 5: tested again, on every seed
+    assert long_range(unfit).status == REPRODUCED
     leak = copy.deepcopy(doctored)
     for r in leak["long_range"]["runs"]:
         if r["cut"]:
@@ -507,8 +525,6 @@ def test_the_shipped_readout_is_judged_on_fresh_seeds_with_the_registered_budget
 
 
 def test_the_confirmatory_motif_seeds_replace_the_ten_only_once_all_four_sections_are_stored():
-    from core.tikhonov_gnn.claims import CONFIRM
-
     assert len(bench.CONFIRM_SEEDS) == 44 and not set(bench.CONFIRM_SEEDS) & set(range(60))   # fresh, fixed in advance
     assert [s for k in CONFIRM for s in bench.CONFIRM_SECTIONS[k]] == list(bench.CONFIRM_SEEDS)
     for k in (k for k in CONFIRM if k in RESULT):                    # what is stored is what was registered
@@ -516,7 +532,7 @@ def test_the_confirmatory_motif_seeds_replace_the_ten_only_once_all_four_section
         assert list(RESULT[k]) == ["motifs"] and v["readout"] == bench.SHIPPED_READOUT
         assert v["seeds"] == [x["seed"] for x in v["runs"]] == list(bench.CONFIRM_SECTIONS[k])
         assert v["budget"] == RESULT["explanations_final"]["motifs"]["budget"]
-    doctored = copy.deepcopy(RESULT)
+    doctored = {k: v for k, v in copy.deepcopy(RESULT).items() if k not in CONFIRM}
     doctored["explanations_final"] = _final_runs()
     for x in doctored["explanations_final"]["motifs"]["runs"]:       # the 10 seeds: no gain on motifs
         x["untrained_agreement"] = x["agreement"] + 0.01 * (x["seed"] % 3 - 1)
@@ -532,3 +548,59 @@ def test_the_confirmatory_motif_seeds_replace_the_ten_only_once_all_four_section
         for x in doctored[k]["motifs"]["runs"]:
             x["agreement"] = x["untrained_agreement"] - 0.01 * (x["seed"] % 3)
     assert faithful(doctored).status == "not reproduced"
+
+
+def test_the_confirmatory_figures_are_quoted_as_stored_and_their_permuted_null_fails():
+    runs = [x for k in CONFIRM for x in RESULT[k]["motifs"]["runs"]]
+    trained = bench.trained_runs({"runs": runs, "gate": RESULT[CONFIRM[0]]["motifs"]["gate"]})
+    text = {x["claim_id"]: x for x in RESULT["verdicts"]}["faithful_explanations"]["diagnosis"]["evidence"]
+    assert f"on the {len(runs)} confirmatory motif seeds" in text and len(trained) == len(runs) == 44
+    for quoted in (bench.interval_text([x["agreement"] - x["untrained_agreement"] for x in trained]),
+                   bench.interval_text([x["agreement"] for x in trained]),
+                   bench.interval_text([x["permuted_agreement"] for x in trained])):
+        assert quoted in text, quoted
+    for field in ("auroc", "untrained_auroc", "shuffled_auroc"):
+        mean, low, high = bench.t_interval([x[field] for x in trained])
+        assert f"{mean:.2f} [{low:.2f}, {high:.2f}]" in text, field
+    p = stats.ttest_1samp([x["agreement"] - x["untrained_agreement"] for x in trained], 0.0, alternative="greater")
+    assert f"one-sided p = {p.pvalue:.4f}" in text
+    controls = {c["name"]: c for c in faithful(RESULT).controls}
+    assert controls["permuted"]["passed"] is False and controls["confirm_informative"]["passed"] is True
+    leak = copy.deepcopy(RESULT)                     # the permuted null reads the confirmatory runs once stored
+    for k in CONFIRM:
+        for i, x in enumerate(leak[k]["motifs"]["runs"]):
+            x["permuted_agreement"] = 0.4 + 0.01 * (i % 3)
+    assert {c["name"]: c for c in faithful(leak).controls}["permuted"]["passed"] is True
+
+
+def test_the_shipped_trend_runs_as_bench_run_cells_and_is_the_mean_of_its_trained_runs():
+    cells = bench.sweep(bench.TREND_GRID)
+    assert sorted((c.params["graphs"], c.seed) for c in cells) == [(n, s) for n in bench.TREND_SIZES
+                                                                     for s in bench.GATED_SEEDS]
+    assert {c.params["readout"] for c in cells} == {bench.SHIPPED_READOUT} and len({c.name for c in cells}) == len(cells)
+    t = RESULT["trend_explanations_shipped"]
+    for (n, mean, count), (n2, agree, count2) in zip(t["trend"], t["trend_agreement"], strict=True):
+        trained = [x for x in t["runs"] if x["graphs"] == n and x["trained"]]
+        assert n == n2 and count == count2 == len(trained) >= 5
+        assert mean == pytest.approx(np.mean([x["auroc"] for x in trained]))
+        assert agree == pytest.approx(np.mean([x["agreement"] for x in trained]))
+    # the aggregation from rows is the one the in-process section used: rows in any order give the same trend
+    again = bench.explanations_trend(agreement=True, rows=list(reversed(t["runs"])), readout=bench.SHIPPED_READOUT)
+    assert again["trend"] == t["trend"] and again["trend_agreement"] == t["trend_agreement"]
+    (v,) = [v for v in bench.verdicts(RESULT) if v.claim_id == "faithful_explanations"]
+    assert v.diagnosis["cause"] == "genuine" and v.diagnosis["trend"] == t["trend"]
+    assert "AUROC " + ", ".join(f"{a:.2f}" for _, a, _ in t["trend"]) in v.diagnosis["evidence"]
+
+
+def test_the_log_parameterisation_probe_holds_its_registered_starts_and_the_long_range_gate_is_reported():
+    runs = RESULT["long_range_log_scale"]["runs"]
+    assert [(x["seed"], x["start"]) for x in runs] == [(s, dict(c)) for s in bench.DESIGN_SEEDS
+                                                      for c in bench.LOG_SCALE_STARTS]
+    fits = [x for x in runs if x["train_accuracy"] >= 0.9]
+    assert {x["seed"] for x in fits} == {1}          # as the diagnosis says: only seed 1 fits
+    for x in fits:                                   # and there q at the source stands out
+        assert x["q_source"] > 10 * x["q_others_max"]
+    (v,) = [v for v in bench.verdicts(RESULT) if v.claim_id == "long_range"]
+    fitted, seeds = bench.fitted_seeds(RESULT)
+    assert 2 * fitted <= seeds and f"at 16 hops on only {fitted} of {seeds} seeds" in v.detail
+    assert "again only seed 1 fits (2 of 4 starts" in v.diagnosis["evidence"] and len(fits) == 2
