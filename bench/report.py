@@ -21,6 +21,15 @@ from core.common.claims import NOT_TESTED, Verdict, ledger_problems, today, verd
 RESULTS = DEFAULT_RESULTS = Path(__file__).resolve().parent / "results"
 
 
+def interval_text(values, digits: int = 2) -> str:
+    """"mean [low, high]": the 95 % t interval of ``values`` (paired differences, per-seed values) as the rules'
+    PairedT computes it, signed."""
+    from core.common.decisions import PairedT
+
+    out = PairedT(0.0).decide(list(values))
+    return f"{out.value:+.{digits}f} [{out.low:+.{digits}f}, {out.high:+.{digits}f}]"
+
+
 def claims_of(key: str) -> tuple:
     """The system's ``CLAIMS`` (imports ``core.<key>``)."""
     return tuple(importlib.import_module(f"core.{key}").CLAIMS)

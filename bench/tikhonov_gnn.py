@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import judged, write_results  # noqa: E402
+from bench.report import interval_text, judged, write_results  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
 from core.common.results import result_to_dict  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
@@ -1238,11 +1238,6 @@ def t_interval(values) -> tuple[float, float, float]:
     """(mean, low, high): the 95 % t interval of paired differences, as the rules' PairedT computes it."""
     out = PairedT(0.0).decide(list(values))
     return out.value, out.low, out.high
-
-
-def interval_text(values, digits: int = 2) -> str:
-    mean, low, high = t_interval(values)
-    return f"{mean:+.{digits}f} [{low:+.{digits}f}, {high:+.{digits}f}]"
 
 
 def occlusion_note(r: dict) -> str:

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from core.common.claims import PARTLY, Claim
-from core.common.decisions import AllOf, Every, Flag, InBand, Some, Threshold, Trend
+from core.common.decisions import AllOf, Every, Flag, InBand, PairedT, Some, Threshold, Trend
 from core.common.rules import Check, Diagnosis, Rule
 
 CLAIMS = (
@@ -40,8 +40,11 @@ CLAIMS = (
           "must fail once T is large."),
     Claim("stationary_convergence",
           "Surrogate QNG converges to a stationary neighbourhood under standard smoothness assumptions.",
-          "Gradient norm along long runs against the neighbourhood radius the guarantee gives.",
-          "The guarantee's radius."),
+          "Exact squared gradient norm settled along long runs (mean over the last third), per seed, against a "
+          "tenth of its start, and how it shrinks as the shots per circuit grow; each optimiser's step tuned on "
+          "separate seeds.",
+          "The surrogate's step lengths in random directions (null); SGD, Adam and block-diagonal QNG tuned the same "
+          "way (references)."),
 )
 
 
@@ -92,15 +95,18 @@ def _dominance(result) -> list:
             for name, o in m.items() if name != "surrogate_shadow"]
 
 
-def _settled(result) -> list:
-    st = result["stationary"]
-    return [st["median_tail"][str(s)] for s in st["shots"]]
+STATIONARY_JUDGED = "stationary_confirm"   # registered after the 6 seeds of "stationary": 16 fresh seeds decide
 
 
-def _below_tenth(result) -> list:
-    st = result["stationary"]
-    tenth = st["median_initial"] / 10
-    return [tenth - v for v in st["median_tail"].values()]
+def _stationary(key: str, field: str):
+    """Per evaluation seed of the stationary runs of ``key`` (the confirmatory seeds once stored, as registered): log10 of the settled over the starting squared gradient
+    norm at the most shots (``field="neighbourhood"``), or the slope of log10 settled norm over log10 shots."""
+    def at(result):
+        runs = result[STATIONARY_JUDGED if STATIONARY_JUDGED in result else "stationary"]["optimizers"][key]["runs"]
+        if field == "slope":
+            return [x["slope"] for x in runs]
+        return [math.log10(x["tail"][-1] / x["initial"]) for x in runs]
+    return at
 
 
 def _bound_share(key: str):
@@ -157,11 +163,32 @@ RULES = {
                             "the bound tested is one derived here (core/quantum_ng/estimation.py); the paper's own "
                             "cannot be checked: python bench/quantum_ng.py --only bound")),
     "stationary_convergence": Rule(
-        checks=(Check("shrinks", "claim", "median (over seeds) exact squared gradient norm over the last third of the "
-                      "run, from the fewest to the most shots per circuit", _settled, Trend("falling")),
-                Check("tenth_of_start", "reference", "a tenth of the median squared gradient norm at the start minus "
-                      "each shot count's settled value", _below_tenth, Every(Threshold(0.0, "above")))),
-        reproduced=("shrinks", "tenth_of_start"), partly=("shrinks", "tenth_of_start"),
-        ceiling=PARTLY, ceiling_why="the abstract gives no radius to compare with, and smoothness is not checked: the "
-        "earlier logic gives partly at most"),
+        checks=(Check("neighbourhood", "claim", "per seed, log10 of the exact squared gradient norm settled over the "
+                      "last third of the run (at the most shots per circuit) over its start, surrogate QNG with its "
+                      "tuned step: t interval wholly below -1 (under a tenth of the start)",
+                      _stationary("surrogate", "neighbourhood"), PairedT(-1.0, "below")),
+                Check("shrinks", "part", "per seed, the slope of log10 settled norm over log10 shots per circuit (the "
+                      "neighbourhood shrinks as the estimates get less noisy): t interval wholly below 0",
+                      _stationary("surrogate", "slope"), PairedT(0.0, "below")),
+                Check("random_directions", "null", "the surrogate's own step lengths in random directions (no descent "
+                      "left): the claim's test, which must fail", _stationary("random_directions", "neighbourhood"),
+                      PairedT(-1.0, "below")),
+                *(Check(key, "reference", f"{label} with its tuned step: the claim's test",
+                        _stationary(key, "neighbourhood"), PairedT(-1.0, "below"))
+                  for key, label in (("sgd", "SGD"), ("adam", "Adam"), ("block_qng", "block-diagonal QNG"))),
+                Check("first_look", "reference", "the 6 seeds the confirmatory run was registered after (section "
+                      "stationary): the claim's test", lambda r: [math.log10(x["tail"][-1] / x["initial"]) for x in
+                                                                r["stationary"]["optimizers"]["surrogate"]["runs"]],
+                      PairedT(-1.0, "below"))),
+        diagnosis=Diagnosis("measurement", "Each optimiser's step tuned on seeds 100 and 101 (surrogate 0.03, SGD 0.1, "
+                            "Adam 0.3, block-diagonal QNG 0.03; the earlier run used an untuned 0.1 and 2 seeds), on "
+                            "6 evaluation seeds the surrogate settles -1.74 [-2.60, -0.88] decades under its start (4 "
+                            "seeds near -2.2, two at -0.51 and -0.91) and the neighbourhood shrinks with the shots "
+                            "(slope -0.63 [-1.01, -0.26]), while its step lengths in random directions stay at the "
+                            "start (-0.02 [-0.27, +0.22]). Against a tenth of the start the 6 seeds have power 0.43 "
+                            "(sd 0.82; 12 seeds for 0.8), so 16 fresh seeds (6-21, power 0.92) were registered before "
+                            "they ran and decide once stored (section stationary_confirm; two looks, at most 0.05 "
+                            "one-sided over both). The abstract gives no radius, so the neighbourhood is judged "
+                            "against a tenth of the start. Commands: python bench/quantum_ng.py --only stationary "
+                            "(about 3 minutes); --only stationary_confirm.")),
 }

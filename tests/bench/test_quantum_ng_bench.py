@@ -27,3 +27,88 @@ def test_the_cost_comparison_says_more_where_the_other_path_is_faster():
     assert bench.than(18.62) == "18.6× less than"
     assert bench.than(0.30) == "3.3× more than"
     assert bench.than(1.0) == "1.0× less than"
+
+
+def _stationary(result):
+    from core.quantum_ng.claims import RULES
+
+    return RULES["stationary_convergence"].evaluate(result)
+
+
+def test_the_stationary_runs_are_tuned_on_other_seeds_and_stored_per_seed():
+    import numpy as np
+
+    from core.common.claims import results_path
+
+    st = json.loads(results_path("quantum_ng").read_text())["stationary"]
+    assert not set(st["seeds"]) & set(st["tuning_seeds"]) and len(st["seeds"]) >= 5 and len(st["shots"]) >= 3
+    assert set(st["optimizers"]) == {*bench.STATIONARY_OPTIMIZERS, bench.RANDOM_WALK}
+    for key in bench.STATIONARY_OPTIMIZERS:            # each step is the best of its grid on the tuning seeds
+        scores = st["tuning_scores"][key]
+        assert st["tuned"][key] == st["optimizers"][key]["step"] == float(min(scores, key=scores.get))
+        assert [float(g) for g in scores] == st["grid"]
+    assert st["optimizers"][bench.RANDOM_WALK]["step"] == st["tuned"]["surrogate"]
+    for v in st["optimizers"].values():
+        assert [x["seed"] for x in v["runs"]] == st["seeds"]
+        for x in v["runs"]:
+            assert len(x["tail"]) == len(st["shots"]) and x["initial"] > 0
+            slope = np.polyfit(np.log10(st["shots"]), np.log10(x["tail"]), 1)[0]
+            assert abs(x["slope"] - slope) < 1e-9
+
+
+def test_the_stationary_verdict_follows_the_seeds_and_its_random_direction_null():
+    import copy
+
+    from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, results_path
+
+    stored = json.loads(results_path("quantum_ng").read_text())
+    doctored = copy.deepcopy(stored)
+    shots = doctored["stationary"]["shots"]
+    for key, v in doctored["stationary"]["optimizers"].items():
+        for k, x in enumerate(v["runs"]):
+            x["initial"] = 5.0
+            if key == bench.RANDOM_WALK:        # wanders at the start's level whatever the shots
+                x["tail"], x["slope"] = [5.0 + 0.1 * k] * len(shots), 0.02 * (k % 3 - 1)
+            else:                               # settles far below the start, lower with more shots
+                x["tail"] = [5e-3 / (s / shots[0]) * (1 + 0.05 * k) for s in shots]
+                x["slope"] = -1.0 + 0.01 * k
+    assert _stationary(doctored).status == REPRODUCED
+    leak = copy.deepcopy(doctored)              # the null converging too: the test cannot tell descent apart
+    leak["stationary"]["optimizers"][bench.RANDOM_WALK] = copy.deepcopy(doctored["stationary"]["optimizers"]["surrogate"])
+    assert _stationary(leak).status == PARTLY
+    flat = copy.deepcopy(doctored)              # settles low but does not shrink with the shots: partly
+    for k, x in enumerate(flat["stationary"]["optimizers"]["surrogate"]["runs"]):
+        x["slope"] = 0.05 * (k % 3 - 1)
+    assert _stationary(flat).status == PARTLY
+    stuck = copy.deepcopy(doctored)             # no neighbourhood under a tenth of the start
+    for x in stuck["stationary"]["optimizers"]["surrogate"]["runs"]:
+        x["tail"] = [2.0] * len(shots)
+    assert _stationary(stuck).status == NOT_REPRODUCED
+    (shipped,) = [v for v in stored["verdicts"] if v["claim_id"] == "stationary_convergence"]
+    assert shipped["status"] == _stationary(stored).status
+
+
+def test_the_confirmatory_stationary_seeds_are_fresh_and_decide_once_stored():
+    import copy
+
+    from core.common.claims import NOT_REPRODUCED, REPRODUCED, results_path
+    from core.quantum_ng.claims import STATIONARY_JUDGED
+
+    stored = json.loads(results_path("quantum_ng").read_text())
+    st = stored["stationary"]
+    fresh = set(bench.STATIONARY_CONFIRM_SEEDS)
+    assert len(fresh) == 16 and not fresh & (set(st["seeds"]) | set(st["tuning_seeds"]))
+    if STATIONARY_JUDGED in stored:                     # what is stored is what was registered
+        c = stored[STATIONARY_JUDGED]
+        assert c["seeds"] == list(bench.STATIONARY_CONFIRM_SEEDS) and c["tuned"] == st["tuned"]
+        assert {k: v["step"] for k, v in c["optimizers"].items() if k != bench.RANDOM_WALK} == st["tuned"]
+    first = {k: v for k, v in copy.deepcopy(stored).items() if k != STATIONARY_JUDGED}
+    confirm = copy.deepcopy(first["stationary"])      # doctored confirmatory seeds: a clear neighbourhood
+    for key, v in confirm["optimizers"].items():
+        for k, x in enumerate(v["runs"]):
+            x["initial"], x["slope"] = 5.0, (0.01 * k if key == bench.RANDOM_WALK else -1.0 + 0.01 * k)
+            x["tail"] = [5.0] * 3 if key == bench.RANDOM_WALK else [5e-3 * (1 + 0.05 * k)] * 3
+    assert _stationary({**first, STATIONARY_JUDGED: confirm}).status == REPRODUCED
+    for x in confirm["optimizers"]["surrogate"]["runs"]:   # and a confirmatory run that settles high fails it
+        x["tail"] = [1.0] * 3
+    assert _stationary({**first, STATIONARY_JUDGED: confirm}).status == NOT_REPRODUCED
