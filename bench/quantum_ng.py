@@ -842,7 +842,14 @@ def describe(result: dict) -> dict:
         f"radius is {b['radius'] / b['metric_norm']:.1f}× ‖g‖ itself.")
     st = result.get("stationary")
     if st and "optimizers" in st:
-        out["stationary_convergence"] = stationary_text(st)
+        confirm = result.get("stationary_confirm")
+        figure, detail = stationary_text(confirm or st)
+        if confirm:
+            first = stationary_text(st)
+            detail = (f"Confirmatory seeds {', '.join(map(str, confirm['seeds']))}, registered after the first look "
+                      f"and run with its tuned steps (they decide): {detail} First look (section stationary, seeds "
+                      f"{', '.join(map(str, st['seeds']))}; power 0.43 against a tenth of the start): {first[0]}.")
+        out["stationary_convergence"] = (figure, detail)
     else:
         out["stationary_convergence"] = ("", "This run skipped the long runs (the stationary part).")
     return out

@@ -61,8 +61,10 @@ def test_the_stationary_verdict_follows_the_seeds_and_its_random_direction_null(
 
     from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, results_path
 
+    from core.quantum_ng.claims import STATIONARY_JUDGED
+
     stored = json.loads(results_path("quantum_ng").read_text())
-    doctored = copy.deepcopy(stored)
+    doctored = {k: v for k, v in copy.deepcopy(stored).items() if k != STATIONARY_JUDGED}   # the first look decides
     shots = doctored["stationary"]["shots"]
     for key, v in doctored["stationary"]["optimizers"].items():
         for k, x in enumerate(v["runs"]):
@@ -112,3 +114,21 @@ def test_the_confirmatory_stationary_seeds_are_fresh_and_decide_once_stored():
     for x in confirm["optimizers"]["surrogate"]["runs"]:   # and a confirmatory run that settles high fails it
         x["tail"] = [1.0] * 3
     assert _stationary({**first, STATIONARY_JUDGED: confirm}).status == NOT_REPRODUCED
+
+
+def test_the_stored_stationary_verdict_quotes_the_seeds_that_decide_it():
+    import math
+
+    from bench.report import interval_text
+    from core.common.claims import results_path
+    from core.quantum_ng.claims import STATIONARY_JUDGED
+
+    stored = json.loads(results_path("quantum_ng").read_text())
+    (v,) = [v for v in stored["verdicts"] if v["claim_id"] == "stationary_convergence"]
+    judged = stored.get(STATIONARY_JUDGED, stored["stationary"])
+    sur = judged["optimizers"]["surrogate"]["runs"]
+    assert interval_text([math.log10(x["tail"][-1] / x["initial"]) for x in sur]) in v["figure"]
+    assert interval_text([x["slope"] for x in sur]) in v["figure"]
+    null = judged["optimizers"][bench.RANDOM_WALK]["runs"]
+    assert interval_text([math.log10(x["tail"][-1] / x["initial"]) for x in null]) in v["detail"]
+    assert v["status"] == _stationary(stored).status
