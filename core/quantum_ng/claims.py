@@ -52,24 +52,33 @@ CLAIMS = (
 _BASELINES = {"sgd": "SGD", "adam": "Adam", "block_qng": "block-diagonal QNG", "rng": "RNG"}
 
 
-def _area(case: dict, key: str) -> float:
-    return case["optimizers"][key]["median_log_error_area"]
+TIE_BAND = 0.05   # decades of mean log10 error over the budget (12 % in error): a smaller difference is a tie
+VQE_JUDGED = "vqe_confirm"   # the fresh seeds registered with the band: they decide once every chain has them
 
 
-def _leads(result) -> list:
-    """Per chain: the best baseline's median log-error area minus the surrogate's (positive: the surrogate is first;
-    a tie goes to the baseline, as the bench's ranking does)."""
-    return [min(_area(c, k) for k in _BASELINES) - _area(c, "surrogate") for c in result["vqe"].values()]
+def _cases(result) -> dict:
+    """The chains that decide: VQE_JUDGED once it holds every chain of "vqe", else "vqe" (seeds 0-4)."""
+    first = result["vqe"]
+    confirm = result.get(VQE_JUDGED, {})
+    return confirm if first and set(confirm) >= set(first) else first
 
 
-def _median_lead(result):
-    """The ⌈n/2⌉-th largest lead: positive exactly when the surrogate is first on at least half the chains."""
-    leads = sorted(_leads(result), reverse=True)
-    return leads[(len(leads) + 1) // 2 - 1] if leads else None
+def _lead(case: dict, key: str, start=None) -> list:
+    """Per seed: ``key``'s log-error area minus the surrogate's (positive: the surrogate converged better per shot;
+    paired by seed: the same start and shot stream); ``start``: the trivial method's area in the surrogate's place."""
+    mine = case["optimizers"]["surrogate"]["areas"] if start is None else [start[str(s)] for s in case["seeds"]]
+    return [b - a for a, b in zip(mine, case["optimizers"][key]["areas"], strict=True)]
+
+
+def _leads(result, start=False) -> list:
+    """Per chain, per baseline: the per-seed leads (``start``: of the trivial method, the start held)."""
+    cases = _cases(result)
+    return [[_lead(c, k, result["vqe_start"][name]["log_error_area"] if start else None) for k in _BASELINES]
+            for name, c in cases.items()]
 
 
 def _lead_over(key: str):
-    return lambda r: [_area(c, key) - _area(c, "surrogate") for c in r["vqe"].values()]
+    return lambda r: [_lead(c, key) for c in _cases(r).values()]
 
 
 _SHAPE = AllOf((Every(Threshold(1e-12, "below", strict=False)), Trend("falling"),
@@ -115,14 +124,35 @@ def _bound_share(key: str):
 
 RULES = {
     "per_shot_convergence": Rule(
-        checks=(Check("half_the_chains", "claim", "the surrogate's lead at the median chain: per chain and size, the "
-                      "best baseline's median (over seeds) mean log10 error over the shot budget minus the "
-                      "surrogate's, the ⌈n/2⌉-th largest of the n chains (positive: first on at least half)",
-                      _median_lead, Threshold(0.0, "above")),
-                Check("every_chain", "part", "the same lead on every chain and size", _leads,
-                      Every(Threshold(0.0, "above"))),
-                *(Check(key, "reference", f"{label}'s median log-error area minus the surrogate's, per chain and size",
-                        _lead_over(key), Every(Threshold(0.0, "above"))) for key, label in _BASELINES.items()))),
+        checks=(Check("some_chain", "claim", "per chain and size, each baseline's log-error area (mean log10 energy "
+                      "error over the shot budget) minus the surrogate's, paired by seed (same start, same shot "
+                      "stream): on at least one chain, the 95 % t interval wholly above 0 against all four baselines",
+                      _leads, Some(Every(PairedT(0.0, "above")))),
+                Check("every_chain", "part", "the same on every chain and size", _leads,
+                      Every(Every(PairedT(0.0, "above")))),
+                Check("never_worse", "part", f"never worse than a tie: every chain and baseline, the interval wholly "
+                      f"above -{TIE_BAND:g} decades (the tie band, fixed with the registration)", _leads,
+                      Every(Every(PairedT(-TIE_BAND, "above")))),
+                Check("doing_nothing", "null", "the trivial method in the surrogate's place (the start's error held "
+                      "over the budget, per seed): the claim's test, which it must fail",
+                      lambda r: _leads(r, start=True), Some(Every(PairedT(0.0, "above")))),
+                *(Check(key, "reference", f"{label}'s area minus the surrogate's, per chain: interval above 0 on "
+                        "every chain", _lead_over(key), Every(PairedT(0.0, "above"))) for key, label in _BASELINES.items())),
+        diagnosis=Diagnosis("genuine", "Judged with paired intervals over seeds 0-4 and a tie band of 0.05 decades: "
+                            "the surrogate is never behind, ahead of Adam on 3 and of RNG on 4 of the 6 chains, but "
+                            "tied with block-diagonal QNG on all 6 and with SGD on 4 (undecided on 2), so on no chain "
+                            "does it beat all four: per shot it converges as well as the strongest baselines, not "
+                            "better. As the chain grows its lead over SGD and block-diagonal QNG stays within a few "
+                            "hundredths of a decade (8, 12, 16 qubits: +0.003 and -0.001, +0.024 and +0.005, -0.009 "
+                            "and -0.006) while the budget's surrogate steps fall (95, 26, 5): no advantage emerges "
+                            "with size in our budgets, and at 16 qubits 4 to 6 steps separate no optimiser. The "
+                            "earlier rule ranked the lowest median area (12-qubit Heisenberg 0.875 / 0.874 / 0.877 "
+                            "read as a loss). The doing-nothing null (the start's error held over the budget) fails as "
+                            "predicted. The tie band was fixed after seeds 0-4 were seen, so fresh seeds 5-9 were "
+                            "registered with it and decide once every chain has them. Commands: python "
+                            "bench/quantum_ng.py --only vqe (seeds 0-4, about 32 minutes on 2 cores); --only "
+                            "vqe_start (seconds); --only vqe_confirm --sizes N --models M (each chain under 20 "
+                            "minutes).", trend="vqe_trend.trend")),
     "targets_qfim": Rule(
         checks=(Check("full_weight", "claim", "the surrogate at k = n (no mask, exact expectations) against the exact "
                       "metric, 4 qubits, both ansätze: the bench stores whether the largest error is under 1e-9",

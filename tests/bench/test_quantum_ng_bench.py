@@ -132,3 +132,69 @@ def test_the_stored_stationary_verdict_quotes_the_seeds_that_decide_it():
     null = judged["optimizers"][bench.RANDOM_WALK]["runs"]
     assert interval_text([math.log10(x["tail"][-1] / x["initial"]) for x in null]) in v["detail"]
     assert v["status"] == _stationary(stored).status
+
+
+def _per_shot(result):
+    from core.quantum_ng.claims import RULES
+
+    return RULES["per_shot_convergence"].evaluate(result)
+
+
+def _vqe_doctored(lead_of, chains=None):
+    """The stored result with every chain's areas rewritten: baseline k on seed s at 0.5, the surrogate at 0.5 minus
+    ``lead_of(chain index, baseline, seed)``; the start held far above (the trivial method far behind)."""
+    import copy
+
+    from core.common.claims import results_path
+    from core.quantum_ng.claims import VQE_JUDGED
+
+    r = {k: v for k, v in copy.deepcopy(json.loads(results_path("quantum_ng").read_text())).items() if k != VQE_JUDGED}
+    for i, (name, c) in enumerate(r["vqe"].items()):
+        for k, o in c["optimizers"].items():
+            o["areas"] = [0.5 + 0.002 * s for s in range(len(c["seeds"]))]
+        base = c["optimizers"]["sgd"]["areas"]
+        c["optimizers"]["surrogate"]["areas"] = [a - lead_of(i, "all", s) for s, a in enumerate(base)]
+        r["vqe_start"][name]["log_error_area"] = {str(s): 1.2 + 0.01 * s for s in (*c["seeds"], *bench.VQE_CONFIRM_SEEDS)}
+    return r
+
+
+def test_the_per_shot_verdict_reads_paired_leads_with_the_tie_band_and_its_null():
+    from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED
+
+    everywhere = _vqe_doctored(lambda i, k, s: 0.1 + 0.01 * (s % 3))
+    assert _per_shot(everywhere).status == REPRODUCED
+    one_chain = _vqe_doctored(lambda i, k, s: (0.1 if i == 0 else 0.0) + 0.01 * (s % 3 - 1))
+    assert _per_shot(one_chain).status == PARTLY               # ahead on one chain, tied elsewhere
+    tied = _vqe_doctored(lambda i, k, s: 0.01 * (s % 3 - 1))
+    assert _per_shot(tied).status == NOT_REPRODUCED            # a tie is a tie
+    leak = _vqe_doctored(lambda i, k, s: 0.1 + 0.01 * (s % 3))
+    for name, c in leak["vqe"].items():                        # doing nothing beating every baseline: a broken bench
+        leak["vqe_start"][name]["log_error_area"] = {str(s): 0.1 + 0.01 * s for s in c["seeds"]}
+    assert _per_shot(leak).status == PARTLY
+    assert [bench.lead_kind(x) for x in ([0.1, 0.11, 0.12], [-0.1, -0.11, -0.12], [0.01, -0.01, 0.0],
+                                         [0.3, -0.3, 0.0])] == ["ahead", "behind", "tie", "undecided"]
+
+
+def test_the_registered_vqe_seeds_are_fresh_and_decide_once_every_chain_has_them():
+    import copy
+
+    from core.common.claims import NOT_REPRODUCED, REPRODUCED, results_path
+    from core.quantum_ng.claims import VQE_JUDGED
+
+    stored = json.loads(results_path("quantum_ng").read_text())
+    used = {s for c in stored["vqe"].values() for s in c["seeds"]} | set(bench.TUNING_SEEDS)
+    assert len(bench.VQE_CONFIRM_SEEDS) >= 5 and not set(bench.VQE_CONFIRM_SEEDS) & used
+    for name, c in stored["vqe"].items():                      # the trivial method's start covers both seed sets
+        assert set(stored["vqe_start"][name]["log_error_area"]) == {str(s) for s in (*c["seeds"], *bench.VQE_CONFIRM_SEEDS)}
+    again = bench.start_errors("heisenberg 8q", stored["vqe"]["heisenberg 8q"], seeds=[0])
+    assert again["log_error_area"]["0"] == stored["vqe_start"]["heisenberg 8q"]["log_error_area"]["0"]
+    first = _vqe_doctored(lambda i, k, s: 0.01 * (s % 3 - 1))           # seeds 0-4: a tie everywhere
+    confirm = copy.deepcopy(_vqe_doctored(lambda i, k, s: 0.1 + 0.01 * (s % 3))["vqe"])
+    for c in confirm.values():
+        c["seeds"] = list(bench.VQE_CONFIRM_SEEDS)
+    partial = {**first, VQE_JUDGED: dict(list(confirm.items())[:-1])}  # one chain missing: seeds 0-4 still decide
+    assert _per_shot(partial).status == NOT_REPRODUCED
+    assert _per_shot({**first, VQE_JUDGED: confirm}).status == REPRODUCED
+    (v,) = [v for v in stored["verdicts"] if v["claim_id"] == "per_shot_convergence"]
+    assert v["status"] == _per_shot(stored).status
+    assert v["diagnosis"]["trend"] == stored["vqe_trend"]["trend"] and len(v["diagnosis"]["trend"]) >= 3
