@@ -198,3 +198,19 @@ def test_the_registered_vqe_seeds_are_fresh_and_decide_once_every_chain_has_them
     (v,) = [v for v in stored["verdicts"] if v["claim_id"] == "per_shot_convergence"]
     assert v["status"] == _per_shot(stored).status
     assert v["diagnosis"]["trend"] == stored["vqe_trend"]["trend"] and len(v["diagnosis"]["trend"]) >= 3
+
+
+def test_the_per_shot_diagnosis_quotes_the_judged_seeds_as_stored():
+    from core.common.claims import results_path
+    from core.quantum_ng.claims import _cases, _lead
+
+    stored = json.loads(results_path("quantum_ng").read_text())
+    (v,) = [v for v in stored["verdicts"] if v["claim_id"] == "per_shot_convergence"]
+    text = v["diagnosis"]["evidence"]
+    kinds = [bench.lead_kind(_lead(c, k)) for c in _cases(stored).values() for k in ("sgd", "adam", "block_qng", "rng")]
+    assert (f"ahead in {kinds.count('ahead')} of the {len(kinds)} chain-baseline pairs" in text
+            and f"tied in {kinds.count('tie')}, undecided in {kinds.count('undecided')} and behind in "
+                f"{kinds.count('behind')}" in text)
+    for n, _, sgd, block in stored["vqe_trend"]["trend"]:
+        assert f"{sgd:+.3f} and {block:+.3f}".replace("+", "") in text.replace("+", ""), n
+    assert bench.interval_text(_lead(_cases(stored)["heisenberg 8q"], "sgd"), 3) in text
