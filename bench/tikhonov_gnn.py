@@ -32,9 +32,10 @@ from core.common.results import result_to_dict  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.tikhonov_gnn import (MODELS, cross_validate, explain, explanation_auroc, load_dataset,  # noqa: E402
                                recommended_config, train)
+from core.common.calibration import folds_for_power, non_inferiority_power, observed_power  # noqa: E402
 from core.common.decisions import PairedT  # noqa: E402
 from core.tikhonov_gnn.claims import (AUROC_GOAL, FIT_GATE, JUDGED_SELECTION, MATCH_MARGIN,  # noqa: E402
-                                      confirmatory, fitted_seeds)                        # shared with the rules
+                                      bottleneck_tested, confirmatory, fitted_seeds)     # shared with the rules
 from core.tikhonov_gnn.ship import ASSETS  # noqa: E402
 
 PAGE = "../pages/tikhonov_gnn.py"
@@ -78,30 +79,6 @@ def majority_cv(name: str) -> dict:
     labels = np.asarray(data.labels)
     acc = [float((labels[te] == np.bincount(labels[tr]).argmax()).mean()) for tr, te in cv_folds(data, 10, 0)]
     return {"fold_accuracies": acc, "mean": float(np.mean(acc))}
-
-
-def non_inferiority_power(differences, margin: float, folds: int, confidence: float = 0.95) -> float:
-    """The chance that a paired t interval over ``folds`` folds lies wholly above -``margin`` when the true
-    difference is 0 and the folds' differences spread as ``differences`` do (noncentral t)."""
-    from scipy import stats
-
-    sd = float(np.std(differences, ddof=1))
-    if sd == 0:
-        return 1.0
-    t = stats.t.ppf(0.5 + confidence / 2, folds - 1)
-    return float(stats.nct.sf(t, folds - 1, margin / (sd / np.sqrt(folds))))
-
-
-def folds_for_power(differences, margin: float, power: float = 0.8) -> int:
-    """The fewest folds whose paired t interval reaches ``power`` in :func:`non_inferiority_power`."""
-    n = 2
-    while non_inferiority_power(differences, margin, n) < power and n < 100_000:
-        n *= 2
-    low, high = n // 2, n
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (mid, high) if non_inferiority_power(differences, margin, mid) < power else (low, mid)
-    return high
 
 
 def untrained_auroc(name: str, data, test_index, seed: int, **changes) -> float:
@@ -873,13 +850,16 @@ def trend_q_depth(tuned: dict | None = None) -> dict:
     return out
 
 
-def _grid_seconds(cell: list) -> dict:
-    # any order of the cells on 2 workers ends by then (list scheduling: total / 2 + longest)
-    return {"cells": len(cell), "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1),
-            "wall_bound_2_workers": round(sum(cell) / 2 + max(cell), 1)}
-
-
-def _long_range_section(runs: list, seconds: dict, grids) -> dict:
+def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
+    """Every long-range cell, through bench/run.py, one sweep per grid (resumable: ``python -m bench.run
+    tikhonov_gnn --grid long_range_near`` runs the same cells, on Ray too); each grid's cell seconds kept."""
+    runs, seconds = [], {}
+    for grid in grids:
+        values, cell = sweep_values(grid)
+        runs += values
+        seconds[grid] = {"cells": len(cell), "cell_seconds_total": round(sum(cell), 1), "longest_cell": round(max(cell), 1),
+                         # any order of the cells on 2 workers ends by then (list scheduling: total / 2 + longest)
+                         "wall_bound_2_workers": round(sum(cell) / 2 + max(cell), 1)}
     by = accuracy_by_distance({"runs": runs})
     trend = [[d, *(float(np.mean(by[(d, m, False)])) for m in MODELS)] for d in sorted({r["distance"] for r in runs})]
     return {"runs": runs, "distances": sorted({r["distance"] for r in runs}), "trend": trend,
@@ -888,17 +868,6 @@ def _long_range_section(runs: list, seconds: dict, grids) -> dict:
             "seeds": sorted({r["seed"] for r in runs}), "budget": "6 configurations x 200 epochs per model, selected "
             "on 20 % of the training graphs", "grid_seconds": seconds,
             "command": " && ".join(f"python -m bench.run tikhonov_gnn --grid {g}" for g in grids)}
-
-
-def long_range(grids=tuple(LONG_RANGE_GRIDS)) -> dict:
-    """Every long-range cell, through bench/run.py, one sweep per grid (resumable: ``python -m bench.run
-    tikhonov_gnn --grid long_range_near`` runs the same cells, on Ray too); each grid's cell seconds kept."""
-    runs, seconds = [], {}
-    for grid in grids:
-        values, cell = sweep_values(grid)
-        runs += values
-        seconds[grid] = _grid_seconds(cell)
-    return _long_range_section(runs, seconds, grids)
 
 
 SCALING_CHILD = r"""
@@ -1202,10 +1171,8 @@ def gains(runs) -> list:
 
 
 def gain_power(runs) -> tuple[float, int]:
-    """The paired t test's power at the observed mean gain with these runs, and the runs it needs for 0.8 (the
-    noncentral t of non_inferiority_power: an interval above 0 at a true gain m is one above -m at a true 0)."""
-    g = gains(runs)
-    return non_inferiority_power(g, float(np.mean(g)), len(g)), folds_for_power(g, float(np.mean(g)))
+    """The paired t test's power at the observed mean gain with these runs, and the runs it needs for 0.8."""
+    return observed_power(gains(runs))
 
 
 def gated_figure(name: str, v: dict) -> str:
@@ -1493,8 +1460,8 @@ def describe(r: dict) -> dict:
     out["long_range"] = (
         f"energy {tik_one:.3f} vs GCN {gcn_at_reach:.3f}; bottleneck {far}: {mean['tikhonov']:.2f} vs GCN "
         f"{mean['gcn']:.2f}, GIN {mean['gin']:.2f}"
-        + ("" if 2 * fitted_seeds(r)[0] > fitted_seeds(r)[1] else
-           f" (Tikhonov fit its training graphs on {fitted_seeds(r)[0]} of {fitted_seeds(r)[1]} seeds: not tested)"),
+        + ("" if bottleneck_tested(r) else
+           " (Tikhonov fit its training graphs on {} of {} seeds: not tested)".format(*fitted_seeds(r))),
         f"Oversmoothing (BA graph, 200 nodes, diameter {sm['diameter']}): one Tikhonov layer (q = 1, p = λ) reaches "
         f"every node with Dirichlet energy {tik_one:.3f} (input {sm['input']:.3f}); a GCN needs depth "
         f"{int(depth[reach])} to reach them and keeps {gcn_at_reach:.3f}; APPNP keeps {sm['appnp'][reach]:.3f}. "
@@ -1516,7 +1483,7 @@ def fit_note(r: dict) -> str:
     most seeds (the rule's gate), or the training failure that leaves them not tested."""
     fitted, runs = fitted_seeds(r)
     far = max(r["long_range"]["distances"])
-    if 2 * fitted > runs:
+    if bottleneck_tested(r):
         return f"Tikhonov fit its own training graphs at {far} hops on {fitted} of {runs} seeds: the bottleneck is tested."
     return (f"Tikhonov fit its own training graphs (training accuracy {FIT_GATE:g}) at {far} hops on only {fitted} of "
             f"{runs} seeds, so the bottleneck checks are not tested: they would measure our optimiser, not the layer's "

@@ -149,3 +149,35 @@ def power_curve(test: Test, simulate: Callable[[np.random.Generator, float], obj
     power = tuple(_rejections(test, lambda rng, e=e: simulate(rng, e), alpha, n_draws, seed, "effect", i) / n_draws
                   for i, e in enumerate(grid))
     return PowerCurve(alpha, tuple(grid), power, n_draws, target)
+
+
+def non_inferiority_power(differences, margin: float, folds: int, confidence: float = 0.95) -> float:
+    """The chance that a paired t interval (two-sided ``confidence``) over ``folds`` pairs lies wholly above
+    -``margin`` when the true difference is 0 and the pairs' differences spread as ``differences`` do (noncentral t).
+    Equally: the chance that it lies wholly above 0 when the true difference is ``margin``.
+    """
+    sd = float(np.std(differences, ddof=1))
+    if sd == 0:
+        return 1.0
+    t = stats.t.ppf(0.5 + confidence / 2, folds - 1)
+    return float(stats.nct.sf(t, folds - 1, margin / (sd / np.sqrt(folds))))
+
+
+def folds_for_power(differences, margin: float, power: float = 0.8) -> int:
+    """The fewest pairs whose paired t interval reaches ``power`` in :func:`non_inferiority_power`."""
+    n = 2
+    while non_inferiority_power(differences, margin, n) < power and n < 100_000:
+        n *= 2
+    low, high = n // 2, n
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if non_inferiority_power(differences, margin, mid) < power else (low, mid)
+    return high
+
+
+def observed_power(effects, power: float = 0.8) -> tuple[float, int]:
+    """A paired t test that ``effects`` lie above 0 (interval wholly above 0): its power with these pairs were the
+    true mean the observed one, and the pairs it would need for ``power``. Orient a test "below a bar b" as
+    effects b - x."""
+    mean = float(np.mean(effects))
+    return non_inferiority_power(effects, mean, len(effects)), folds_for_power(effects, mean, power)

@@ -56,14 +56,14 @@ TIE_BAND = 0.05   # decades of mean log10 error over the budget (12 % in error):
 VQE_JUDGED = "vqe_confirm"   # the fresh seeds registered with the band: they decide once every chain has them
 
 
-def _cases(result) -> dict:
+def judged_cases(result) -> dict:
     """The chains that decide: VQE_JUDGED once it holds every chain of "vqe", else "vqe" (seeds 0-4)."""
     first = result["vqe"]
     confirm = result.get(VQE_JUDGED, {})
     return confirm if first and set(confirm) >= set(first) else first
 
 
-def _lead(case: dict, key: str, start=None) -> list:
+def seed_leads(case: dict, key: str, start=None) -> list:
     """Per seed: ``key``'s log-error area minus the surrogate's (positive: the surrogate converged better per shot;
     paired by seed: the same start and shot stream); ``start``: the trivial method's area in the surrogate's place."""
     mine = case["optimizers"]["surrogate"]["areas"] if start is None else [start[str(s)] for s in case["seeds"]]
@@ -72,13 +72,13 @@ def _lead(case: dict, key: str, start=None) -> list:
 
 def _leads(result, start=False) -> list:
     """Per chain, per baseline: the per-seed leads (``start``: of the trivial method, the start held)."""
-    cases = _cases(result)
-    return [[_lead(c, k, result["vqe_start"][name]["log_error_area"] if start else None) for k in _BASELINES]
+    cases = judged_cases(result)
+    return [[seed_leads(c, k, result["vqe_start"][name]["log_error_area"] if start else None) for k in _BASELINES]
             for name, c in cases.items()]
 
 
 def _lead_over(key: str):
-    return lambda r: [_lead(c, key) for c in _cases(r).values()]
+    return lambda r: [seed_leads(c, key) for c in judged_cases(r).values()]
 
 
 _SHAPE = AllOf((Every(Threshold(1e-12, "below", strict=False)), Trend("falling"),

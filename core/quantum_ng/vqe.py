@@ -87,6 +87,11 @@ class VQEConfig(Config):
     def ansatz(self) -> Ansatz:
         return Ansatz(self.n_qubits, self.layers, ROTATION_SETS[self.rotations], self.entangler)
 
+    def start(self, seed: int) -> np.ndarray:
+        """The starting parameters every optimiser of a run with ``seed`` shares."""
+        ansatz = self.ansatz()
+        return ansatz.random_params(seed, scale=self.init_scale) if self.init_scale > 0 else np.zeros(ansatz.n_params)
+
     def optimizer(self, key: str) -> Optimizer:
         if key == "sgd":
             return make_optimizer(key, stepsize=self.sgd_stepsize)
@@ -252,7 +257,7 @@ def run_vqe(config: VQEConfig | None = None, seed: int = 0, progress=None) -> VQ
     chain, ansatz = config.chain, config.ansatz()
     hamiltonian = chain.hamiltonian()
     e0 = chain.ground_energy()
-    theta0 = ansatz.random_params(seed, scale=config.init_scale) if config.init_scale > 0 else np.zeros(ansatz.n_params)
+    theta0 = config.start(seed)
 
     runs = []
     for i, key in enumerate(config.optimizers):

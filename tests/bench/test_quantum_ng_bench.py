@@ -1,8 +1,15 @@
 """bench/quantum_ng.py's bookkeeping: partial runs merge into the stored results, and the cost wording."""
 
+import copy
 import json
+import math
+
+import numpy as np
 
 import bench.quantum_ng as bench
+from bench.report import interval_text
+from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, results_path
+from core.quantum_ng.claims import RULES, STATIONARY_JUDGED, VQE_JUDGED, judged_cases, seed_leads
 
 
 def test_a_tuning_run_merges_by_chain_into_the_stored_results(tmp_path):
@@ -30,16 +37,10 @@ def test_the_cost_comparison_says_more_where_the_other_path_is_faster():
 
 
 def _stationary(result):
-    from core.quantum_ng.claims import RULES
-
     return RULES["stationary_convergence"].evaluate(result)
 
 
 def test_the_stationary_runs_are_tuned_on_other_seeds_and_stored_per_seed():
-    import numpy as np
-
-    from core.common.claims import results_path
-
     st = json.loads(results_path("quantum_ng").read_text())["stationary"]
     assert not set(st["seeds"]) & set(st["tuning_seeds"]) and len(st["seeds"]) >= 5 and len(st["shots"]) >= 3
     assert set(st["optimizers"]) == {*bench.STATIONARY_OPTIMIZERS, bench.RANDOM_WALK}
@@ -57,12 +58,6 @@ def test_the_stationary_runs_are_tuned_on_other_seeds_and_stored_per_seed():
 
 
 def test_the_stationary_verdict_follows_the_seeds_and_its_random_direction_null():
-    import copy
-
-    from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, results_path
-
-    from core.quantum_ng.claims import STATIONARY_JUDGED
-
     stored = json.loads(results_path("quantum_ng").read_text())
     doctored = {k: v for k, v in copy.deepcopy(stored).items() if k != STATIONARY_JUDGED}   # the first look decides
     shots = doctored["stationary"]["shots"]
@@ -91,11 +86,6 @@ def test_the_stationary_verdict_follows_the_seeds_and_its_random_direction_null(
 
 
 def test_the_confirmatory_stationary_seeds_are_fresh_and_decide_once_stored():
-    import copy
-
-    from core.common.claims import NOT_REPRODUCED, REPRODUCED, results_path
-    from core.quantum_ng.claims import STATIONARY_JUDGED
-
     stored = json.loads(results_path("quantum_ng").read_text())
     st = stored["stationary"]
     fresh = set(bench.STATIONARY_CONFIRM_SEEDS)
@@ -117,12 +107,6 @@ def test_the_confirmatory_stationary_seeds_are_fresh_and_decide_once_stored():
 
 
 def test_the_stored_stationary_verdict_quotes_the_seeds_that_decide_it():
-    import math
-
-    from bench.report import interval_text
-    from core.common.claims import results_path
-    from core.quantum_ng.claims import STATIONARY_JUDGED
-
     stored = json.loads(results_path("quantum_ng").read_text())
     (v,) = [v for v in stored["verdicts"] if v["claim_id"] == "stationary_convergence"]
     judged = stored.get(STATIONARY_JUDGED, stored["stationary"])
@@ -131,43 +115,37 @@ def test_the_stored_stationary_verdict_quotes_the_seeds_that_decide_it():
     assert interval_text([x["slope"] for x in sur]) in v["figure"]
     null = judged["optimizers"][bench.RANDOM_WALK]["runs"]
     assert interval_text([math.log10(x["tail"][-1] / x["initial"]) for x in null]) in v["detail"]
+    power, needed = bench.stationary_power(stored["stationary"])     # what the confirmatory run was sized by
+    assert f"power {power:.2f} against a tenth of the start at its mean, {needed} seeds for 0.8" in v["detail"]
+    assert needed < len(stored[STATIONARY_JUDGED]["seeds"])
     assert v["status"] == _stationary(stored).status
 
 
 def _per_shot(result):
-    from core.quantum_ng.claims import RULES
-
     return RULES["per_shot_convergence"].evaluate(result)
 
 
-def _vqe_doctored(lead_of, chains=None):
+def _vqe_doctored(lead_of):
     """The stored result with every chain's areas rewritten: baseline k on seed s at 0.5, the surrogate at 0.5 minus
-    ``lead_of(chain index, baseline, seed)``; the start held far above (the trivial method far behind)."""
-    import copy
-
-    from core.common.claims import results_path
-    from core.quantum_ng.claims import VQE_JUDGED
-
+    ``lead_of(chain index, seed)`` against every baseline; the start held far above (the trivial method far behind)."""
     r = {k: v for k, v in copy.deepcopy(json.loads(results_path("quantum_ng").read_text())).items() if k != VQE_JUDGED}
     for i, (name, c) in enumerate(r["vqe"].items()):
         for k, o in c["optimizers"].items():
             o["areas"] = [0.5 + 0.002 * s for s in range(len(c["seeds"]))]
         base = c["optimizers"]["sgd"]["areas"]
-        c["optimizers"]["surrogate"]["areas"] = [a - lead_of(i, "all", s) for s, a in enumerate(base)]
+        c["optimizers"]["surrogate"]["areas"] = [a - lead_of(i, s) for s, a in enumerate(base)]
         r["vqe_start"][name]["log_error_area"] = {str(s): 1.2 + 0.01 * s for s in (*c["seeds"], *bench.VQE_CONFIRM_SEEDS)}
     return r
 
 
 def test_the_per_shot_verdict_reads_paired_leads_with_the_tie_band_and_its_null():
-    from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED
-
-    everywhere = _vqe_doctored(lambda i, k, s: 0.1 + 0.01 * (s % 3))
+    everywhere = _vqe_doctored(lambda i, s: 0.1 + 0.01 * (s % 3))
     assert _per_shot(everywhere).status == REPRODUCED
-    one_chain = _vqe_doctored(lambda i, k, s: (0.1 if i == 0 else 0.0) + 0.01 * (s % 3 - 1))
+    one_chain = _vqe_doctored(lambda i, s: (0.1 if i == 0 else 0.0) + 0.01 * (s % 3 - 1))
     assert _per_shot(one_chain).status == PARTLY               # ahead on one chain, tied elsewhere
-    tied = _vqe_doctored(lambda i, k, s: 0.01 * (s % 3 - 1))
+    tied = _vqe_doctored(lambda i, s: 0.01 * (s % 3 - 1))
     assert _per_shot(tied).status == NOT_REPRODUCED            # a tie is a tie
-    leak = _vqe_doctored(lambda i, k, s: 0.1 + 0.01 * (s % 3))
+    leak = _vqe_doctored(lambda i, s: 0.1 + 0.01 * (s % 3))
     for name, c in leak["vqe"].items():                        # doing nothing beating every baseline: a broken bench
         leak["vqe_start"][name]["log_error_area"] = {str(s): 0.1 + 0.01 * s for s in c["seeds"]}
     assert _per_shot(leak).status == PARTLY
@@ -176,11 +154,6 @@ def test_the_per_shot_verdict_reads_paired_leads_with_the_tie_band_and_its_null(
 
 
 def test_the_registered_vqe_seeds_are_fresh_and_decide_once_every_chain_has_them():
-    import copy
-
-    from core.common.claims import NOT_REPRODUCED, REPRODUCED, results_path
-    from core.quantum_ng.claims import VQE_JUDGED
-
     stored = json.loads(results_path("quantum_ng").read_text())
     used = {s for c in stored["vqe"].values() for s in c["seeds"]} | set(bench.TUNING_SEEDS)
     assert len(bench.VQE_CONFIRM_SEEDS) >= 5 and not set(bench.VQE_CONFIRM_SEEDS) & used
@@ -188,8 +161,8 @@ def test_the_registered_vqe_seeds_are_fresh_and_decide_once_every_chain_has_them
         assert set(stored["vqe_start"][name]["log_error_area"]) == {str(s) for s in (*c["seeds"], *bench.VQE_CONFIRM_SEEDS)}
     again = bench.start_errors("heisenberg 8q", stored["vqe"]["heisenberg 8q"], seeds=[0])
     assert again["log_error_area"]["0"] == stored["vqe_start"]["heisenberg 8q"]["log_error_area"]["0"]
-    first = _vqe_doctored(lambda i, k, s: 0.01 * (s % 3 - 1))           # seeds 0-4: a tie everywhere
-    confirm = copy.deepcopy(_vqe_doctored(lambda i, k, s: 0.1 + 0.01 * (s % 3))["vqe"])
+    first = _vqe_doctored(lambda i, s: 0.01 * (s % 3 - 1))           # seeds 0-4: a tie everywhere
+    confirm = copy.deepcopy(_vqe_doctored(lambda i, s: 0.1 + 0.01 * (s % 3))["vqe"])
     for c in confirm.values():
         c["seeds"] = list(bench.VQE_CONFIRM_SEEDS)
     partial = {**first, VQE_JUDGED: dict(list(confirm.items())[:-1])}  # one chain missing: seeds 0-4 still decide
@@ -201,16 +174,13 @@ def test_the_registered_vqe_seeds_are_fresh_and_decide_once_every_chain_has_them
 
 
 def test_the_per_shot_diagnosis_quotes_the_judged_seeds_as_stored():
-    from core.common.claims import results_path
-    from core.quantum_ng.claims import _cases, _lead
-
     stored = json.loads(results_path("quantum_ng").read_text())
     (v,) = [v for v in stored["verdicts"] if v["claim_id"] == "per_shot_convergence"]
     text = v["diagnosis"]["evidence"]
-    kinds = [bench.lead_kind(_lead(c, k)) for c in _cases(stored).values() for k in ("sgd", "adam", "block_qng", "rng")]
+    kinds = [bench.lead_kind(seed_leads(c, k)) for c in judged_cases(stored).values() for k in ("sgd", "adam", "block_qng", "rng")]
     assert (f"ahead in {kinds.count('ahead')} of the {len(kinds)} chain-baseline pairs" in text
             and f"tied in {kinds.count('tie')}, undecided in {kinds.count('undecided')} and behind in "
                 f"{kinds.count('behind')}" in text)
     for n, _, sgd, block in stored["vqe_trend"]["trend"]:
         assert f"{sgd:+.3f} and {block:+.3f}".replace("+", "") in text.replace("+", ""), n
-    assert bench.interval_text(_lead(_cases(stored)["heisenberg 8q"], "sgd"), 3) in text
+    assert bench.interval_text(seed_leads(judged_cases(stored)["heisenberg 8q"], "sgd"), 3) in text

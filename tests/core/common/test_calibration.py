@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core.common.calibration import false_positive_rate, power_curve
+from core.common.calibration import (false_positive_rate, folds_for_power, non_inferiority_power, observed_power,
+                                     power_curve)
+from core.common.decisions import PairedT
 
 N = 10   # sample size of the tests below
 
@@ -98,3 +100,18 @@ def test_a_power_grid_must_increase(effects):
 def test_bad_power_arguments_name_the_field(kwargs, field):
     with pytest.raises(ValueError, match=f"^{field}:"):
         power_curve(z_test, lambda rng, d: rng.normal(d, size=N), [0.1, 0.2], **kwargs)
+
+
+def test_the_noncentral_t_power_matches_the_paired_intervals_it_predicts():
+    """non_inferiority_power against simulation: normal pairs with the given spread and a true mean at the margin,
+    the share whose PairedT interval lies wholly above 0; observed_power orients the same way."""
+    spread = [0.3, -0.3, 0.1, -0.1, 0.2, -0.2]
+    sd = float(np.std(spread, ddof=1))
+    rng = np.random.default_rng(0)
+    for margin, n in ((0.1, 10), (0.2, 6), (0.05, 30)):
+        hits = [PairedT(0.0, "above").decide(list(rng.normal(margin, sd, n))).passed for _ in range(3000)]
+        assert abs(np.mean(hits) - non_inferiority_power(spread, margin, n)) < 0.03, (margin, n)
+    needed = folds_for_power(spread, 0.1)
+    assert non_inferiority_power(spread, 0.1, needed) >= 0.8 > non_inferiority_power(spread, 0.1, needed - 1)
+    effects = [0.5, 0.7, 0.6, 0.4, 0.8]
+    assert observed_power(effects) == (non_inferiority_power(effects, 0.6, 5), folds_for_power(effects, 0.6))
