@@ -66,8 +66,8 @@ ENTANGLER = "brickwork"
 FIELD = {"sgd": "sgd_stepsize", "adam": "adam_stepsize", "block_qng": "qng_stepsize", "rng": "qng_stepsize",
          "surrogate": "qng_stepsize"}
 CURVE_POINTS = 20
-PARTS = ("tuning", "metric", "tradeoff", "bound", "construction", "vqe", "vqe_confirm", "vqe_start", "cell_cost",
-         "stationary", "stationary_confirm", "page")
+PARTS = ("tuning", "metric", "tradeoff", "qfim_target", "bound", "construction", "vqe", "vqe_confirm", "vqe_start",
+         "cell_cost", "stationary", "stationary_confirm", "page")
 # Registered with the per-shot rule's tie band (core/quantum_ng/claims.py), which was fixed after seeds 0-4 were
 # seen: fresh seeds that decide per_shot_convergence once every chain of "vqe" has them (part vqe_confirm)
 VQE_CONFIRM_SEEDS = (5, 6, 7, 8, 9)
@@ -308,6 +308,13 @@ def tradeoff(n: int, snapshots: int, repeats: int, ks=range(1, 5), mask: bool = 
     log(f"tradeoff {n}q T={snapshots}: bias2 {np.round(out['bias2'], 3)}, var {np.round(emp_var, 3)}, "
         f"best k {out['best_k']} (empirical {out['best_k_empirical']})")
     return out
+
+
+def target_k(result: dict, n: int) -> int:
+    """Section qfim_target's k at ``n`` qubits: the tradeoff section's best k on its own parameter point (seed 0),
+    2 where that section has not run at this size."""
+    t = result.get("tradeoff", {})
+    return int((t.get(n) or t.get(str(n)) or {}).get("best_k_empirical", 2))
 
 
 def bound_check(n: int = 8, k: int = 2, snapshots: int = 500, seeds: int = 200, delta: float = 0.05) -> dict:
@@ -657,7 +664,7 @@ def parse(argv=None):
     return args
 
 
-KEYED = ("tuning", "metric", "tradeoff", "vqe", "vqe_confirm", "vqe_start")   # parts keyed by chain and size: a partial run merges into them
+KEYED = ("tuning", "metric", "tradeoff", "qfim_target", "vqe", "vqe_confirm", "vqe_start")   # parts keyed by chain and size: a partial run merges into them
 FULL_SCALE = {"sizes": (8, 12, 16), "seeds": 5, "budget_scale": 1.0}
 
 
@@ -748,6 +755,11 @@ def main(argv=None) -> int:
         result["metric"] = {n: metric_accuracy(n) for n in args.sizes}
     if "tradeoff" in parts:
         result["tradeoff"] = {n: tradeoff(n, args.snapshots, args.variance_repeats) for n in args.sizes}
+    if "qfim_target" in parts:
+        from bench.quantum_ng_target import qfim_target
+
+        result["qfim_target"] = {n: qfim_target(n, target_k(result, n), args.snapshots, LAYERS, ENTANGLER, log=log)
+                                 for n in args.sizes}
     if "bound" in parts:
         result["bound"] = bound_check(n=min(8, max(args.sizes)), snapshots=args.snapshots, seeds=args.bound_seeds)
     if "construction" in parts and args.construct_qubits:
@@ -891,6 +903,11 @@ def describe(result: dict) -> dict:
         + ". The support-overlap mask is exact only on product states: on brickwork it alone removes " + ", ".join(
             f"{m['brickwork']['error_mask'][-1]:.2f} at {q} qubits" for q, m in result["metric"].items())
         + " of ‖g‖ at k = 4.")
+    if "qfim_target" in result:
+        from bench.quantum_ng_target import target_text
+
+        figure, detail = target_text(result)
+        out["targets_qfim"] = (figure, detail + " " + out["targets_qfim"][1])
 
     tr = result["tradeoff"]
     ratio = {q: [e / v for e, v in zip(t["variance_estimate"], t["variance_empirical"]) if v > 0] for q, t in tr.items()}
