@@ -43,6 +43,7 @@ bench/results/quantum_ng.md opens with the commands that produced the stored num
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -50,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "quantum_ng.json"
 sys.path.insert(0, str(ROOT))
 
 from bench.report import interval_text, judged, write_results  # noqa: E402
@@ -66,7 +68,7 @@ ENTANGLER = "brickwork"
 FIELD = {"sgd": "sgd_stepsize", "adam": "adam_stepsize", "block_qng": "qng_stepsize", "rng": "qng_stepsize",
          "surrogate": "qng_stepsize"}
 CURVE_POINTS = 20
-PARTS = ("tuning", "metric", "tradeoff", "qfim_target", "bound", "construction", "vqe", "vqe_confirm", "vqe_start",
+PARTS = ("tuning", "metric", "tradeoff", "qfim_target", "target_trend", "bound", "construction", "vqe", "vqe_confirm", "vqe_start",
          "cell_cost", "stationary", "stationary_confirm", "page")
 # Registered with the per-shot rule's tie band (core/quantum_ng/claims.py), which was fixed after seeds 0-4 were
 # seen: fresh seeds that decide per_shot_convergence once every chain of "vqe" has them (part vqe_confirm)
@@ -156,7 +158,8 @@ def compare(model: str, n: int, budget: int, steps: dict, seeds) -> dict:
 # longest part of this bench (85 minutes at full scale here), as one cell per chain x size x seed x optimiser.
 # Step sizes are fixed in each cell (the tuned ones of the stored results, or SWEEP_STEPS), so cells are
 # independent; "full" is the paper-scale run main() reduces on 2 cores.
-SWEEP_GRIDS = ("small", "full")
+SWEEP_GRIDS = ("small", "full", "target_shots")
+TARGET_SHOTS = (500, 2_000, 8_000)   # grid target_shots: the surrogate's error against the trivial metric as T grows
 SWEEP_STEPS = {"sgd": 0.2, "adam": 0.2, "block_qng": 0.05, "rng": 0.05, "surrogate": 0.05}
 
 
@@ -164,6 +167,13 @@ def sweep(grid: str) -> list:
     """Cells of the VQE comparison: ``small`` (4 qubits, 2,000 shots, 2 seeds) or ``full`` (8-16 qubits, 5 seeds)."""
     from bench.run import Cell
 
+    if grid == "target_shots":
+        from bench.quantum_ng_target import TARGET_SEEDS
+
+        stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        return [Cell(f"target-{n:02d}q-T{t:05d}-point{seed:02d}",
+                     {"part": "qfim_target", "n": n, "k": target_k(stored, n), "snapshots": t}, seed)
+                for n in (8, 12, 16) for t in TARGET_SHOTS for seed in TARGET_SEEDS]
     sizes, seeds = ((4,), (0, 1)) if grid == "small" else ((8, 12, 16), range(5))
     return [Cell(f"{model}-{n:02d}q-seed{seed}-{key}",
                  {"model": model, "n": n, "optimizer": key, "budget": 2_000 if grid == "small" else BUDGETS[n],
@@ -171,11 +181,27 @@ def sweep(grid: str) -> list:
             for model in MODELS for n in sizes for seed in seeds for key in OPTIMIZERS]
 
 
+def sweep_rows(grid: str) -> list:
+    """Every cell's values of ``grid``, run through bench/run.py (finished cells are kept, the rest run)."""
+    from bench.run import run_sweep
+
+    cells = json.loads(run_sweep(KEY, grid).path.read_text())
+    if cells["failed"]:
+        raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
+    return [c["values"] for c in cells["cells"]]
+
+
 def run_cell(cell):
     """One optimiser on one chain and seed: its error at the budget's fractions and its log-error area."""
     from bench.run import CellOutput
 
     p = cell.params
+    if p.get("part") == "qfim_target":
+        from bench.quantum_ng_target import shots_point
+
+        t0 = cpu_seconds()
+        values = shots_point(p["n"], p["k"], p["snapshots"], cell.seed, TARGET_SHOTS[0], LAYERS, ENTANGLER)
+        return CellOutput(values=values, measured={"seconds": cpu_seconds() - t0})
     steps = p["steps"]
     cfg = config_for(p["model"], p["n"], p["budget"], steps).replace(
         optimizers=(p["optimizer"],), qng_stepsize=steps[p["optimizer"]] if FIELD[p["optimizer"]] == "qng_stepsize"
@@ -692,7 +718,6 @@ def merge_into_stored(fresh: dict, parts: set, run: dict, path: Path) -> dict:
     The stored file is read here, just before writing, so partial runs of disjoint chains and sizes
     (``--only vqe --sizes 12 --models tfim``) can run side by side and each adds its entries.
     """
-    import json
 
     stored = json.loads(path.read_text()) if path.exists() else {}
     merged = {k: v for k, v in stored.items() if k not in ("claims", "verdicts", "measured_at")}
@@ -739,12 +764,10 @@ def main(argv=None) -> int:
     seeds = list(range(args.seeds))
     budgets = {n: max(1_000, int(BUDGETS[n] * args.budget_scale)) for n in args.sizes}
     command = " ".join(["python bench/quantum_ng.py", *(argv if argv is not None else sys.argv[1:])])
-    path = ROOT / "bench" / "results" / "quantum_ng.json"
+    path = RESULTS
     parts = set(args.only or PARTS)
     stored = {}
     if args.only and path.exists():   # the parts not recomputed (the tuned step sizes among them) come from the file
-        import json
-
         stored = json.loads(path.read_text())
     result = {k: v for k, v in stored.items() if k not in ("claims", "verdicts", "measured_at")}
     tune_budget = max(1_000, int(BUDGETS[6] * args.budget_scale))
@@ -760,6 +783,10 @@ def main(argv=None) -> int:
 
         result["qfim_target"] = {n: qfim_target(n, target_k(result, n), args.snapshots, LAYERS, ENTANGLER, log=log)
                                  for n in args.sizes}
+    if "target_trend" in parts:
+        from bench.quantum_ng_target import shots_trend
+
+        result["target_trend"] = shots_trend(sweep_rows("target_shots"))
     if "bound" in parts:
         result["bound"] = bound_check(n=min(8, max(args.sizes)), snapshots=args.snapshots, seeds=args.bound_seeds)
     if "construction" in parts and args.construct_qubits:

@@ -56,14 +56,56 @@ def shuffled(metric: np.ndarray, seed: int) -> np.ndarray:
     return metric[np.ix_(order, order)]
 
 
+def shadow_seed(point: int, snapshots: int, base: int) -> int:
+    """The shadow's seed at parameter point ``point``: the section's two shadows (``base`` and MORE_SHOTS x ``base``
+    snapshots) keep the seeds they ran with, so the shots trend's cells at those counts repeat them exactly."""
+    name = {base: "qfim target", MORE_SHOTS * base: "qfim target more"}.get(snapshots, f"qfim target T={snapshots}")
+    return derive_seed(point, name)
+
+
+def shots_point(n: int, k: int, snapshots: int, seed: int, base: int, layers: int, entangler: str) -> dict:
+    """One cell of the shots trend (grid target_shots): at parameter point ``seed``, the surrogate's error from one
+    shadow of ``snapshots`` against the exact metric, the best identity multiple's, and its exact-expectation error."""
+    ansatz = Ansatz(n, layers, ("RY", "RZ"), entangler)
+    params = ansatz.random_params(seed)
+    exact = exact_metric(ansatz, params)
+    gens = propagate_generators(ansatz, params, k)
+    shadow = acquire_shadow(ansatz, params, snapshots, seed=shadow_seed(seed, snapshots, base))
+    return {"n_qubits": n, "k": k, "snapshots": snapshots, "seed": seed,
+            "surrogate": relative_error(shadow_metric(gens, shadow, mask=True), exact),
+            "identity": identity_error(exact),
+            "exact_expectations": relative_error(metric_from_generators(gens, final_state(ansatz, params), mask=True),
+                                                 exact)}
+
+
+def shots_trend(rows: list) -> dict:
+    """Per size and shot count: log10 of the identity's error over the surrogate's, mean and 95 % t interval over the
+    points, and at infinite shots (exact expectations): does the gap to the trivial metric close as T grows?"""
+    from core.common.decisions import PairedT
+
+    trend, limit = [], []
+    for n in sorted({r["n_qubits"] for r in rows}):
+        mine = [r for r in rows if r["n_qubits"] == n]
+        for t in sorted({r["snapshots"] for r in mine}):
+            out = PairedT(0.0).decide([np.log10(r["identity"] / r["surrogate"]) for r in mine if r["snapshots"] == t])
+            trend.append([n, t, out.value, out.low, out.high])
+        at_limit = {r["seed"]: np.log10(r["identity"] / r["exact_expectations"]) for r in mine}
+        out = PairedT(0.0).decide(list(at_limit.values()))
+        limit.append([n, out.value, out.low, out.high])
+    return {"trend": trend, "trend_columns": ["qubits", "snapshots T", "log10 identity's error / surrogate's (mean)",
+                                              "95 % low", "95 % high"],
+            "exact_expectations": limit, "exact_expectations_columns": ["qubits", "mean", "95 % low", "95 % high"],
+            "runs": sorted(rows, key=lambda r: (r["n_qubits"], r["snapshots"], r["seed"]))}
+
+
 def target_point(ansatz: Ansatz, seed: int, k: int, snapshots: int) -> dict:
     """One parameter point's errors against the exact metric (see the module docstring)."""
     params = ansatz.random_params(seed)
     exact = exact_metric(ansatz, params)
     ks = [j for j in KS if j <= ansatz.n_qubits]
     gens = {j: propagate_generators(ansatz, params, j) for j in ks}
-    shadow = acquire_shadow(ansatz, params, snapshots, seed=derive_seed(seed, "qfim target"))
-    more = acquire_shadow(ansatz, params, MORE_SHOTS * snapshots, seed=derive_seed(seed, "qfim target more"))
+    shadow = acquire_shadow(ansatz, params, snapshots, seed=shadow_seed(seed, snapshots, snapshots))
+    more = acquire_shadow(ansatz, params, MORE_SHOTS * snapshots, seed=shadow_seed(seed, MORE_SHOTS * snapshots, snapshots))
     at = {j: shadow_metric(gens[j], shadow, mask=True) for j in ks}
     surrogate = at[k]
     return {"seed": seed, "surrogate": relative_error(surrogate, exact),

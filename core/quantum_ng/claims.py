@@ -186,7 +186,27 @@ RULES = {
                       "checks.surrogate_exact_at_full_weight",
                       Flag("the surrogate equals the exact metric at full weight (error < 1e-9)")),
                 Check("adjoint", "reference", "our exact metric against PennyLane's qml.adjoint_metric_tensor, largest "
-                      "absolute difference", "construction.exact_matches_adjoint", Threshold(1e-8)))),
+                      "absolute difference", "construction.exact_matches_adjoint", Threshold(1e-8))),
+        diagnosis=Diagnosis("scale", "Registered before it ran (k < n, one shadow of T = 500 snapshots, fresh points "
+                            "3-14): at T = 500 no size beats the best multiple of the identity (log10 ratio 8 qubits "
+                            "-0.020 [-0.052, +0.012] with k = 3, 12 qubits +0.007 [-0.005, +0.019], 16 qubits +0.000 "
+                            "[-0.012, +0.012] with k = 2), although the shuffled-label null fails as predicted (-0.19, "
+                            "-0.11, -0.12: the surrogate's entries do point at the metric's) and 4T snapshots bring it "
+                            "closer at every size. The gap closes as the shots grow (cells of python -m bench.run "
+                            "quantum_ng --grid target_shots, 108 cells, 346 s on 2 cores): T = 500, 2,000, 8,000 give "
+                            "-0.020, +0.121, +0.176 at 8 qubits, +0.007, +0.028, +0.033 at 12, +0.000, +0.021, +0.027 "
+                            "at 16, every interval at T >= 2,000 wholly above 0; with exact expectations (T infinite) "
+                            "+0.20, +0.035, +0.029. So the estimate targets the QFIM, but at 500 snapshots its shot "
+                            "noise spends the little the truncated, masked target has over the trivial metric: at k = 2 "
+                            "that target is only 7 % closer than the identity (relative error 0.64 against 0.69 at 12 "
+                            "and 16 qubits), and the block-diagonal part of the exact metric (0.59) is closer than "
+                            "either. No defect of ours found: k = 3 at 8 qubits, chosen on point 0 by the tradeoff "
+                            "section, is on the fresh points a little worse than k = 2 (median 0.71 against 0.69), and "
+                            "the mask alone removes 0.28-0.38 of the metric at k = 4 (section metric). The earlier "
+                            "verdict (reproduced) checked k = n with exact expectations, equal by construction; it is "
+                            "kept as the full_weight reference. Commands: python bench/quantum_ng.py --only qfim_target "
+                            "--sizes 8 12 16 (103 s); python -m bench.run quantum_ng --grid target_shots, then python "
+                            "bench/quantum_ng.py --only target_trend.", trend="target_trend.trend")),
     "k_bias_variance": Rule(
         checks=(Check("some_size", "claim", "per size: bias² non-increasing over k = 1..4 (steps ≤ 1e-12) and lower at "
                       "the largest k than the smallest; the empirical variance non-decreasing and higher at the largest "

@@ -1,11 +1,25 @@
 """bench/quantum_ng_target.py: the comparators of section qfim_target, each against its closed form, and one point."""
 
+import copy
+import json
+
 import numpy as np
 import pytest
 
-from bench.quantum_ng_target import best_scale_error, block_diagonal, identity_error, shuffled, target_point
+from bench.quantum_ng import TARGET_SHOTS, target_k
+from bench.quantum_ng_target import (MORE_SHOTS, TARGET_SEEDS, best_scale_error, block_diagonal, identity_error,
+                                     shots_trend, shuffled, target_point)
+from bench.report import interval_text
+from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED, results_path
 from core.quantum_ng.ansatz import Ansatz
+from core.quantum_ng.claims import RULES
 from core.quantum_ng.metric import relative_error
+
+STORED = json.loads(results_path("quantum_ng").read_text())
+
+
+def _target(result):
+    return RULES["targets_qfim"].evaluate(result)
 
 
 def _spd(p: int, seed: int) -> np.ndarray:
@@ -57,3 +71,52 @@ def test_one_point_at_full_weight_with_many_shots_closes_in_on_the_masked_target
     # the 4x shadow is nearer the masked, truncated target (its exact-expectation error) than the 1x one
     assert abs(p["surrogate_more_shots"] - p["exact_expectations"]) < abs(p["surrogate"] - p["exact_expectations"])
     assert p["shuffled"] > p["surrogate"]
+
+
+def test_the_registered_points_are_fresh_and_k_comes_from_the_tradeoff_point():
+    for n, t in STORED["qfim_target"].items():
+        assert t["seeds"] == list(TARGET_SEEDS) and not {0, 1, 2} & set(t["seeds"])
+        assert t["k"] == STORED["tradeoff"][n]["best_k_empirical"] == target_k(STORED, int(n)) < int(n)
+        assert t["more_snapshots"] == MORE_SHOTS * t["snapshots"] and len(t["points"]) == len(TARGET_SEEDS)
+
+
+def test_the_target_verdict_is_paired_by_point_against_the_identity_and_its_shuffled_null():
+    (shipped,) = [v for v in STORED["verdicts"] if v["claim_id"] == "targets_qfim"]
+    assert shipped["status"] == _target(STORED).status
+    for n, t in STORED["qfim_target"].items():   # the figure quotes each size's interval as the rule computes it
+        assert f"{n}q {interval_text([np.log10(p['identity'] / p['surrogate']) for p in t['points']])}" in shipped["figure"]
+    doctored = copy.deepcopy(STORED)
+    for t in doctored["qfim_target"].values():
+        for i, p in enumerate(t["points"]):
+            p["surrogate"] = p["identity"] * (0.6 + 0.01 * i)
+            p["surrogate_more_shots"] = p["surrogate"] * (0.9 - 0.005 * i)
+            p["shuffled"] = p["identity"] * (1.3 + 0.01 * i)
+    assert _target(doctored).status == REPRODUCED
+    leak = copy.deepcopy(doctored)     # the labels do not matter: the test cannot tell targeting from scale
+    for t in leak["qfim_target"].values():
+        for p in t["points"]:
+            p["shuffled"] = p["surrogate"]
+    assert _target(leak).status == PARTLY
+    stalled = copy.deepcopy(doctored)  # more shots do not bring it closer
+    for t in stalled["qfim_target"].values():
+        for i, p in enumerate(t["points"]):
+            p["surrogate_more_shots"] = p["surrogate"] * (1 + 0.01 * (i % 3 - 1))
+    assert _target(stalled).status == PARTLY
+    one_size = copy.deepcopy(doctored)  # the identity as close at one size: every size must beat it
+    for p in next(iter(one_size["qfim_target"].values()))["points"]:
+        p["surrogate"] = p["identity"]
+    assert _target(one_size).status == NOT_REPRODUCED
+
+
+def test_the_shots_trend_repeats_the_section_at_its_two_shot_counts_and_summarises_by_size():
+    trend = STORED["target_trend"]
+    rows = trend["runs"]
+    assert {r["snapshots"] for r in rows} == set(TARGET_SHOTS) and len(rows) == 3 * len(TARGET_SHOTS) * len(TARGET_SEEDS)
+    for n, t in STORED["qfim_target"].items():
+        for p in t["points"]:
+            at = {r["snapshots"]: r for r in rows if r["n_qubits"] == int(n) and r["seed"] == p["seed"]}
+            assert at[t["snapshots"]]["surrogate"] == p["surrogate"]
+            assert at[t["more_snapshots"]]["surrogate"] == p["surrogate_more_shots"]
+            assert at[t["snapshots"]]["identity"] == p["identity"]
+    assert shots_trend(rows)["trend"] == trend["trend"]
+    assert len({(r[0]) for r in trend["trend"]}) == 3 and len(trend["trend"]) == 3 * len(TARGET_SHOTS)
