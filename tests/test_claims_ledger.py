@@ -66,7 +66,6 @@ def _same(a, b) -> bool:
 # measures nothing (material unavailable here, or no bench measures them yet). A claim that joins either list, or
 # leaves it, fails the test below.
 CANNOT_REACH_REPRODUCED = {
-    "quantum_ng.concentration_bound",                                                   # #60
     "robust_decisions.improves_on_medina_vassilvitskii",                                # #61
     "looped_lm.design_shapes_stability",                                                # #61
     "uncertainty_shapley.learned_joint_structure",
