@@ -68,7 +68,8 @@ ENTANGLER = "brickwork"
 FIELD = {"sgd": "sgd_stepsize", "adam": "adam_stepsize", "block_qng": "qng_stepsize", "rng": "qng_stepsize",
          "surrogate": "qng_stepsize"}
 CURVE_POINTS = 20
-PARTS = ("tuning", "metric", "tradeoff", "qfim_target", "target_trend", "shot_frontier", "bound", "bound_grid",
+PARTS = ("tuning", "metric", "tradeoff", "qfim_target", "target_trend", "shot_frontier", "shot_frontier_k", "bound",
+         "bound_grid",
          "construction", "vqe", "vqe_confirm", "vqe_start",
          "cell_cost", "stationary", "stationary_confirm", "page")
 # Registered with the per-shot rule's tie band (core/quantum_ng/claims.py), which was fixed after seeds 0-4 were
@@ -159,7 +160,7 @@ def compare(model: str, n: int, budget: int, steps: dict, seeds) -> dict:
 # longest part of this bench (85 minutes at full scale here), as one cell per chain x size x seed x optimiser.
 # Step sizes are fixed in each cell (the tuned ones of the stored results, or SWEEP_STEPS), so cells are
 # independent; "full" is the paper-scale run main() reduces on 2 cores.
-SWEEP_GRIDS = ("small", "full", "target_shots", "shot_frontier")
+SWEEP_GRIDS = ("small", "full", "target_shots", "shot_frontier", "shot_frontier_k")
 TARGET_SHOTS = (500, 2_000, 8_000)   # grid target_shots: the surrogate's error against the trivial metric as T grows
 SWEEP_STEPS = {"sgd": 0.2, "adam": 0.2, "block_qng": 0.05, "rng": 0.05, "surrogate": 0.05}
 
@@ -175,12 +176,19 @@ def sweep(grid: str) -> list:
         return [Cell(f"target-{n:02d}q-T{t:05d}-point{seed:02d}",
                      {"part": "qfim_target", "n": n, "k": target_k(stored, n), "snapshots": t}, seed)
                 for n in (8, 12, 16) for t in TARGET_SHOTS for seed in TARGET_SEEDS]
-    if grid == "shot_frontier":
-        from bench.quantum_ng_budget import FRONTIER_SEEDS, FRONTIER_SIZES
+    if grid in ("shot_frontier", "shot_frontier_k"):
+        from bench.quantum_ng_budget import (FRONTIER_K_SEEDS, FRONTIER_SEEDS, FRONTIER_SIZES, PER_CIRCUIT, budget_k,
+                                             full_circuits)
 
         stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-        return [Cell(f"frontier-{n:02d}q-point{seed:02d}", {"part": "shot_frontier", "n": n, "k": target_k(stored, n)},
-                     seed) for n in FRONTIER_SIZES for seed in FRONTIER_SEEDS]
+        if grid == "shot_frontier":
+            return [Cell(f"frontier-{n:02d}q-point{seed:02d}", {"part": "shot_frontier", "n": n,
+                                                                 "k": target_k(stored, n)}, seed)
+                    for n in FRONTIER_SIZES for seed in FRONTIER_SEEDS]
+        ks = {n: [budget_k(stored["tradeoff"][str(n)], full_circuits(2 * 2 * n) * m) for m in PER_CIRCUIT]
+              for n in FRONTIER_SIZES}
+        return [Cell(f"frontier-k-{n:02d}q-point{seed:02d}", {"part": "shot_frontier", "n": n, "k": ks[n]}, seed)
+                for n in FRONTIER_SIZES for seed in FRONTIER_K_SEEDS]
     sizes, seeds = ((4,), (0, 1)) if grid == "small" else ((8, 12, 16), range(5))
     return [Cell(f"{model}-{n:02d}q-seed{seed}-{key}",
                  {"model": model, "n": n, "optimizer": key, "budget": 2_000 if grid == "small" else BUDGETS[n],
@@ -790,6 +798,10 @@ def main(argv=None) -> int:
         from bench.quantum_ng_budget import shot_frontier
 
         result["shot_frontier"] = shot_frontier(sweep_rows("shot_frontier"), log=log)
+    if "shot_frontier_k" in parts:
+        from bench.quantum_ng_budget import shot_frontier
+
+        result["shot_frontier_k"] = shot_frontier(sweep_rows("shot_frontier_k"), log=log)
     if "bound" in parts:
         result["bound"] = bound_check(n=min(8, max(args.sizes)), snapshots=args.snapshots, seeds=args.bound_seeds)
     if "bound_grid" in parts:

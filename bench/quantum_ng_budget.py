@@ -34,6 +34,9 @@ from core.quantum_ng.shadows import acquire_shadow, shadow_metric
 PER_CIRCUIT = (1, 4, 16)   # shots per fidelity circuit of the full QFIM; the budgets are its circuits times these
 FRONTIER_SIZES = (8, 12)   # 16 qubits: 8,128 fidelity circuits of 2^16 amplitudes and 130,048-snapshot shadows a point
 FRONTIER_SEEDS = tuple(range(15, 27))   # fresh points (3-14 decided targets_qfim; 1-3 tried this code)
+# Registered after section shot_frontier, where k was fixed at its T = 500 choice: k chosen per budget (budget_k, from
+# the tradeoff section's point 0) on points not yet seen; this section decides once stored
+FRONTIER_K_SEEDS = tuple(range(27, 39))
 
 
 def full_circuits(p: int) -> int:
@@ -138,21 +141,30 @@ def block_diagonal_shots(ansatz: Ansatz, distributions, shots: int | None, rng=N
     return g
 
 
-def frontier_point(ansatz: Ansatz, seed: int, k: int, per_circuit=PER_CIRCUIT) -> dict:
-    """One parameter point: every path's relative error at every budget (see the module docstring)."""
+def budget_k(tradeoff: dict, budget: int) -> int:
+    """The k a budget calls for, from the tradeoff section's point 0 (not a point judged here): the least
+    bias² + variance, the variance measured at its T snapshots scaled to ``budget`` (a shadow's variance falls as 1/T)."""
+    mse = [b + v * tradeoff["snapshots"] / budget for b, v in zip(tradeoff["bias2"], tradeoff["variance_empirical"])]
+    return int(tradeoff["k"][int(np.argmin(mse))])
+
+
+def frontier_point(ansatz: Ansatz, seed: int, k, per_circuit=PER_CIRCUIT) -> dict:
+    """One parameter point: every path's relative error at every budget (see the module docstring); ``k`` one
+    truncation weight for every budget, or a list of one per budget."""
     params = ansatz.random_params(seed)
     exact = exact_metric(ansatz, params)
     fid = fidelities(ansatz, params)
     dists = layer_distributions(ansatz, params)
-    gens = propagate_generators(ansatz, params, k)
+    ks = list(k) if isinstance(k, (list, tuple)) else [k] * len(per_circuit)
+    gens = {j: propagate_generators(ansatz, params, j) for j in set(ks)}
     circuits = full_circuits(ansatz.n_params)
     rows = []
-    for m in per_circuit:
+    for m, kb in zip(per_circuit, ks, strict=True):
         budget = circuits * m
         rng = np.random.default_rng(derive_seed(seed, f"shot frontier {budget}"))
         shadow = acquire_shadow(ansatz, params, budget, seed=derive_seed(seed, f"shot frontier shadow {budget}"))
-        surrogate = shadow_metric(gens, shadow, mask=True)
-        rows.append({"budget": budget, "full_qfim": relative_error(full_qfim_shots(fid, m, rng), exact),
+        surrogate = shadow_metric(gens[kb], shadow, mask=True)
+        rows.append({"budget": budget, "k": kb, "full_qfim": relative_error(full_qfim_shots(fid, m, rng), exact),
                      "block_diagonal": relative_error(
                          block_diagonal_shots(ansatz, dists, budget // len(dists), rng), exact),
                      "surrogate": relative_error(surrogate, exact),
