@@ -991,7 +991,13 @@ def describe(result: dict) -> dict:
     if "shot_frontier" in result:
         from bench.quantum_ng_budget import frontier_text
 
+        from core.quantum_ng.claims import FRONTIER_JUDGED
+
         figure, detail = frontier_text(result)
+        if FRONTIER_JUDGED in result:   # the registered run with k per budget decides; the first look follows
+            figure, judged = frontier_text(result, FRONTIER_JUDGED)
+            detail = (f"Registered after the first look, with k chosen per budget from the tradeoff section's point 0, "
+                      f"on fresh points (it decides): {judged} First look, k fixed at its T = 500 choice: {detail}")
         out["practical_estimation"] = (figure, detail + " In CPU seconds of simulation (a reference): "
                                        + out["practical_estimation"][1])
 

@@ -193,8 +193,8 @@ def shot_frontier(rows: list, log=print) -> dict:
     return out
 
 
-def frontier_text(result: dict) -> tuple[str, str]:
-    """practical_estimation's figure and detail from section shot_frontier (the CPU comparison follows in the caller)."""
+def frontier_text(result: dict, section: str = "shot_frontier") -> tuple[str, str]:
+    """practical_estimation's figure and detail from a frontier section (the CPU comparison follows in the caller)."""
     from bench.report import interval_text
 
     def ratio(s, i, mine, *others):
@@ -204,7 +204,7 @@ def frontier_text(result: dict) -> tuple[str, str]:
     def med(s, i, f):
         return float(np.median([p["budgets"][i][f] for p in s["points"]]))
 
-    sections = result["shot_frontier"]
+    sections = result[section]
     figure = "log10 of the best other path's error over the surrogate's at equal shots: " + "; ".join(
         f"{n}q " + ", ".join(f"{b:,} {ratio(s, i, 'surrogate', 'full_qfim', 'identity')}"
                              for i, b in enumerate(s["budgets"])) for n, s in sections.items())
@@ -217,10 +217,12 @@ def frontier_text(result: dict) -> tuple[str, str]:
             f"block-diagonal {ratio(s, i, 'surrogate', 'block_diagonal')}; the null (shuffled) against full or "
             f"trivial {ratio(s, i, 'shuffled', 'full_qfim', 'identity')}" for i, b in enumerate(s["budgets"]))
         first = s["points"][0]
-        rows.append(f"{n} qubits, k = {s['k']} ({s['circuits']['full_qfim']:,} full-QFIM circuits, "
+        ks = sorted({b.get("k", s["k"]) for b in s["points"][0]["budgets"]})
+        rows.append(f"{n} qubits, k = {', '.join(map(str, ks))} ({s['circuits']['full_qfim']:,} full-QFIM circuits, "
                     f"{s['circuits']['block_diagonal']} block-diagonal ones; trivial metric error "
                     f"{np.median([p['identity'] for p in s['points']]):.2f}, block-diagonal with exact expectations "
-                    f"{np.median([p['block_diagonal_exact'] for p in s['points']]):.2f}; first point {first['seed']}): "
+                    f"{np.median([p['block_diagonal_exact'] for p in s['points']]):.2f}; points {first['seed']}-"
+                    f"{s['points'][-1]['seed']}): "
                     + per)
     detail = ("Shots on hardware as the cost: per fresh parameter point and budget B, each path estimated from B "
               "shots, its relative error against the exact metric, 95 % t intervals over points. " + ". ".join(rows)

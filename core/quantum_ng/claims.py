@@ -276,23 +276,7 @@ RULES = {
                 Check("frontier_cpu", "reference", "in CPU seconds, every other path (our exact metric, "
                       "qml.adjoint_metric_tensor, block-diagonal qml.metric_tensor, the surrogate with exact "
                       "expectations): its seconds and its error minus the surrogate's, one of them positive",
-                      _dominance, Every(Some(Threshold(0.0, "above"))))),
-        diagnosis=Diagnosis("measurement", "Registered before it ran (shots as the cost, fresh points 15-26, k from "
-                            "the tradeoff section's point 0 at T = 500: 3 at 8 qubits, 2 at 12): at equal shots the "
-                            "surrogate is closer to the QFIM than both the full QFIM and the trivial metric at every "
-                            "size and budget (8 qubits, B = 2,016, 8,064, 32,256: +0.13 [+0.10, +0.15], +0.17 [+0.14, "
-                            "+0.20], +0.12 [+0.08, +0.16]; 12 qubits, B = 4,560, 18,240, 72,960: +0.03 [+0.03, +0.03] "
-                            "at each), the full QFIM's median error falling from 2.36 to 0.59 (8 qubits) and 2.97 to "
-                            "0.74 (12), and the label-shuffled null fails (-0.13, -0.12, -0.18; -0.11, -0.10, -0.11). "
-                            "Against block-diagonal QNG from the same shots it wins at 8 qubits (+0.07, +0.11, +0.12) "
-                            "and loses at 12 (-0.04 [-0.05, -0.03] at each budget: error 0.63 against 0.57), a gap "
-                            "that does not move with the budget because it is the k = 2 truncation's bias (0.64 with "
-                            "exact expectations). That k was chosen for 500 snapshots, 9 to 146 times fewer than these "
-                            "budgets: the tradeoff section's own bias and variance estimates (point 0) put the best k "
-                            "at 3 or 4 there (bias² 0.15 and 0.08 against block-diagonal's 0.57² = 0.32), so the "
-                            "shortfall is our fixed k, not the method's. Commands: python -m bench.run quantum_ng "
-                            "--grid shot_frontier (24 cells, 414 s on 2 cores), then python bench/quantum_ng.py --only "
-                            "shot_frontier.")),
+                      _dominance, Every(Some(Threshold(0.0, "above")))))),
     "concentration_bound": Rule(
         checks=(Check("coverage", "claim", "failures (shadow estimates farther from the truncated metric than our "
                       "bound's radius) over 200 seeded shadows, 8 qubits, k = 2, T = 500: the 95 % Clopper-Pearson "
