@@ -115,3 +115,17 @@ def test_the_noncentral_t_power_matches_the_paired_intervals_it_predicts():
     assert non_inferiority_power(spread, 0.1, needed) >= 0.8 > non_inferiority_power(spread, 0.1, needed - 1)
     effects = [0.5, 0.7, 0.6, 0.4, 0.8]
     assert observed_power(effects) == (non_inferiority_power(effects, 0.6, 5), folds_for_power(effects, 0.6))
+
+
+def test_the_exact_binomial_rule_at_the_boundary_is_conservative_and_says_so():
+    """Binomial(0.5, "above") (a share's 95 % Clopper-Pearson interval wholly above one half: occupancy_irl's wins)
+    on 50 fair coins: a one-sided level of at most 0.025, and the exact interval makes it conservative."""
+    from core.common.decisions import Binomial
+
+    def p_value(x):   # the rule as a test: "rejects" (p = 0) when it passes
+        return 0.0 if Binomial(0.5, "above").decide((int(x.sum()), len(x))).passed else 1.0
+
+    fpr = false_positive_rate(p_value, lambda rng: rng.random(50) < 0.5, alpha=0.025, n_draws=4000, seed=4)
+    exact = stats.binom.sf(32, 50, 0.5)   # it passes from 33 of 50 wins: P(X >= 33) = 0.016
+    assert fpr.interval[0] <= exact <= fpr.interval[1] and exact < 0.025
+    assert fpr.verdict in ("calibrated", "conservative")
