@@ -68,10 +68,9 @@ ENTANGLER = "brickwork"
 FIELD = {"sgd": "sgd_stepsize", "adam": "adam_stepsize", "block_qng": "qng_stepsize", "rng": "qng_stepsize",
          "surrogate": "qng_stepsize"}
 CURVE_POINTS = 20
-PARTS = ("tuning", "metric", "tradeoff", "qfim_target", "target_trend", "shot_frontier", "shot_frontier_k", "bound",
-         "bound_grid",
-         "construction", "vqe", "vqe_confirm", "vqe_start",
-         "cell_cost", "stationary", "stationary_confirm", "page")
+PARTS = ("tuning", "metric", "tradeoff", "qfim_target", "target_trend", "vqe_cells", "shot_frontier",
+         "shot_frontier_k", "bound", "bound_grid", "construction", "vqe", "vqe_confirm", "vqe_start", "cell_cost",
+         "stationary", "stationary_confirm", "page")
 # Registered with the per-shot rule's tie band (core/quantum_ng/claims.py), which was fixed after seeds 0-4 were
 # seen: fresh seeds that decide per_shot_convergence once every chain of "vqe" has them (part vqe_confirm)
 VQE_CONFIRM_SEEDS = (5, 6, 7, 8, 9)
@@ -158,9 +157,10 @@ def compare(model: str, n: int, budget: int, steps: dict, seeds) -> dict:
 
 # The sweep for bench/run.py (python -m bench.run quantum_ng --grid full --engine ray): the VQE comparison, the
 # longest part of this bench (85 minutes at full scale here), as one cell per chain x size x seed x optimiser.
-# Step sizes are fixed in each cell (the tuned ones of the stored results, or SWEEP_STEPS), so cells are
-# independent; "full" is the paper-scale run main() reduces on 2 cores.
-SWEEP_GRIDS = ("small", "full", "target_shots", "shot_frontier", "shot_frontier_k")
+# Step sizes are fixed in each cell ("full": the tuned ones of the stored results; "small", or before any tuning:
+# SWEEP_STEPS), so cells are independent; "full" is section vqe's runs (seeds 0-4), "vqe_confirm" the registered
+# seeds 5-9 that decide (150 cells: about 24 minutes on one local worker, so two invocations that resume, or Ray).
+SWEEP_GRIDS = ("small", "full", "vqe_confirm", "target_shots", "shot_frontier", "shot_frontier_k")
 TARGET_SHOTS = (500, 2_000, 8_000)   # grid target_shots: the surrogate's error against the trivial metric as T grows
 SWEEP_STEPS = {"sgd": 0.2, "adam": 0.2, "block_qng": 0.05, "rng": 0.05, "surrogate": 0.05}
 
@@ -189,10 +189,16 @@ def sweep(grid: str) -> list:
               for n in FRONTIER_SIZES}
         return [Cell(f"frontier-k-{n:02d}q-point{seed:02d}", {"part": "shot_frontier", "n": n, "k": ks[n]}, seed)
                 for n in FRONTIER_SIZES for seed in FRONTIER_K_SEEDS]
+    if grid == "vqe_confirm":   # section vqe_confirm's runs, one cell each: the tuned steps, the registered seeds
+        stored = json.loads(RESULTS.read_text())
+        return [Cell(f"confirm-{model}-{n:02d}q-seed{seed}-{key}",
+                     {"model": model, "n": n, "optimizer": key, "budget": BUDGETS[n], "steps": stored["tuning"][model]},
+                     seed) for model in MODELS for n in (8, 12, 16) for seed in VQE_CONFIRM_SEEDS for key in OPTIMIZERS]
     sizes, seeds = ((4,), (0, 1)) if grid == "small" else ((8, 12, 16), range(5))
+    tuned = json.loads(RESULTS.read_text()).get("tuning", {}) if grid == "full" and RESULTS.exists() else {}
     return [Cell(f"{model}-{n:02d}q-seed{seed}-{key}",
                  {"model": model, "n": n, "optimizer": key, "budget": 2_000 if grid == "small" else BUDGETS[n],
-                  "steps": SWEEP_STEPS}, seed)
+                  "steps": tuned.get(model, SWEEP_STEPS)}, seed)
             for model in MODELS for n in sizes for seed in seeds for key in OPTIMIZERS]
 
 
@@ -228,9 +234,24 @@ def run_cell(cell):
         optimizers=(p["optimizer"],), qng_stepsize=steps[p["optimizer"]] if FIELD[p["optimizer"]] == "qng_stepsize"
         else 0.05)
     trace = run_vqe(cfg, seed=cell.seed).traces[p["optimizer"]]
-    values = {"errors": {f"{f:.0%}": trace.error_at(f * p["budget"]) for f in FRACTIONS},
+    values = {"model": p["model"], "n": p["n"], "optimizer": p["optimizer"], "seed": cell.seed,
+              "errors": {f"{f:.0%}": trace.error_at(f * p["budget"]) for f in FRACTIONS},
               "log_error_area": area(trace, p["budget"]), "steps": trace.steps, "shots_per_step": trace.shots_per_step}
     return CellOutput(values=values, measured={"seconds": trace.seconds})
+
+
+def cases_from_cells(rows: list) -> dict:
+    """The cells of grid vqe_confirm as section vqe_confirm's chains hold them: per chain, its seeds and each
+    optimiser's areas and steps in seed order."""
+    cases = {}
+    for r in sorted(rows, key=lambda r: (r["model"], r["n"], r["seed"])):
+        case = cases.setdefault(case_name(r["model"], r["n"]), {"seeds": [], "optimizers": {}})
+        if r["seed"] not in case["seeds"]:
+            case["seeds"].append(r["seed"])
+        o = case["optimizers"].setdefault(r["optimizer"], {"areas": [], "steps": []})
+        o["areas"].append(r["log_error_area"])
+        o["steps"].append(r["steps"])
+    return cases
 
 
 def vqe_trend(result: dict) -> dict:
@@ -239,7 +260,7 @@ def vqe_trend(result: dict) -> dict:
     surrogate's steps within the budget, which fall with the size."""
     from core.quantum_ng.claims import judged_cases, seed_leads
 
-    cases = judged_cases(result)
+    cases = cases_from_cells(result["vqe_cells"]) if "vqe_cells" in result else judged_cases(result)
     rows = []
     for n in sorted({case_parts(c)[1] for c in cases}):
         mine = [c for name, c in cases.items() if case_parts(name)[1] == n]
@@ -785,6 +806,8 @@ def main(argv=None) -> int:
         result["metric"] = {n: metric_accuracy(n) for n in args.sizes}
     if "tradeoff" in parts:
         result["tradeoff"] = {n: tradeoff(n, args.snapshots, args.variance_repeats) for n in args.sizes}
+    if "vqe_cells" in parts:
+        result["vqe_cells"] = sweep_rows("vqe_confirm")
     if "qfim_target" in parts:
         from bench.quantum_ng_target import qfim_target
 

@@ -5,6 +5,7 @@ import json
 import math
 
 import numpy as np
+import pytest
 
 import bench.quantum_ng as bench
 from bench.report import interval_text
@@ -184,3 +185,31 @@ def test_the_per_shot_diagnosis_quotes_the_judged_seeds_as_stored():
     for n, _, sgd, block in stored["vqe_trend"]["trend"]:
         assert f"{sgd:+.3f} and {block:+.3f}".replace("+", "") in text.replace("+", ""), n
     assert bench.interval_text(seed_leads(judged_cases(stored)["heisenberg 8q"], "sgd"), 3) in text
+
+
+def test_the_trend_comes_from_bench_run_cells_that_repeat_the_judged_runs_exactly():
+    stored = json.loads(results_path("quantum_ng").read_text())
+    rows = stored["vqe_cells"]
+    assert len(rows) == len(bench.MODELS) * 3 * len(bench.VQE_CONFIRM_SEEDS) * len(bench.OPTIMIZERS)
+    cases = bench.cases_from_cells(rows)
+    assert set(cases) == set(stored[VQE_JUDGED])
+    for name, case in stored[VQE_JUDGED].items():   # every cell's area and steps are the section's, seed by seed
+        assert cases[name]["seeds"] == case["seeds"]   # (to rounding: a worker runs with one BLAS thread)
+        for key, o in case["optimizers"].items():
+            assert cases[name]["optimizers"][key]["areas"] == pytest.approx(o["areas"], rel=1e-12, abs=1e-14)
+            assert cases[name]["optimizers"][key]["steps"] == o["steps"]
+    assert bench.vqe_trend(stored)["trend"] == stored["vqe_trend"]["trend"]
+    shifted = copy.deepcopy(stored)                 # the trend reads the cells: moving them moves it
+    for r in shifted["vqe_cells"]:
+        if r["optimizer"] == "sgd":
+            r["log_error_area"] += 0.5
+    assert [round(a - b, 9) for a, b in zip((t[2] for t in bench.vqe_trend(shifted)["trend"]),
+                                            (t[2] for t in stored["vqe_trend"]["trend"]))] == [0.5] * 3
+
+
+def test_the_full_grid_runs_the_tuned_steps_and_the_confirm_grid_the_registered_seeds():
+    stored = json.loads(results_path("quantum_ng").read_text())
+    for cell in bench.sweep("full"):
+        assert cell.params["steps"] == stored["tuning"][cell.params["model"]] and cell.seed in range(5)
+    assert {c.seed for c in bench.sweep(VQE_JUDGED)} == set(bench.VQE_CONFIRM_SEEDS)
+    assert all(c.params["steps"] == bench.SWEEP_STEPS for c in bench.sweep("small"))
