@@ -54,3 +54,39 @@ def test_the_detail_quotes_the_paired_interval_as_stored():
                                                               m["dual_ratio"]["values"])])
     (v,) = [v for v in STORED["verdicts"] if v["claim_id"] == "approximate_mirror_descent"]
     assert quoted in v["figure"] and quoted in v["detail"]
+
+
+def _faster(result):
+    return RULES["faster_convergence"].evaluate(result)
+
+
+def test_the_linear_class_section_holds_the_registered_cases_and_log_pi_e_is_outside_the_class():
+    assert set(STORED["features"]) == set(bench.FEATURE_CASES)
+    for name, kw in bench.FEATURE_CASES.items():
+        c = STORED["features"][name]
+        assert len(c["rows"]) == kw["n_mdps"] and c["d"] == kw["d"] and c["d"] + c["n_states"] < c["n_states"] * c["n_actions"]
+        assert all(x["residual"] > 0.05 for x in c["rows"])
+
+
+def test_the_faster_verdict_counts_wins_with_an_exact_interval_and_reads_its_null():
+    (shipped,) = [v for v in STORED["verdicts"] if v["claim_id"] == "faster_convergence"]
+    assert shipped["status"] == _faster(STORED).status
+    good = copy.deepcopy(STORED)
+    for c in good["features"].values():
+        for i, x in enumerate(c["rows"]):
+            x["iters_natural"]["0.5"], x["iters_gradient_best"], x["control_iters"] = 20.0, 60.0 + i, math.inf
+            for eta in ("0.3", "0.5", "0.8"):
+                x["rate_natural"][eta] = 1 - float(eta) + 0.001 * (i % 5 - 2)
+    assert _faster(good).status == REPRODUCED
+    leak = copy.deepcopy(good)        # the control reaches this expert too: the test cannot tell targets apart
+    for x in leak["features"]["features S=8 A=3"]["rows"]:
+        x["control_iters"] = 10.0
+    assert _faster(leak).status == PARTLY
+    slow_rate = copy.deepcopy(good)   # converges, wins, but not at 1 - eta
+    for x in slow_rate["features"]["features S=8 A=3"]["rows"]:
+        x["rate_natural"]["0.8"] = 0.5
+    assert _faster(slow_rate).status == PARTLY
+    close = copy.deepcopy(good)       # 27 of 50 wins: the interval reaches below one half
+    for i, x in enumerate(close["features"]["features S=8 A=3"]["rows"]):
+        x["iters_natural"]["0.5"] = 20.0 if i < 27 else 1000.0
+    assert _faster(close).status == NOT_REPRODUCED
