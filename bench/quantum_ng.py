@@ -68,9 +68,9 @@ ENTANGLER = "brickwork"
 FIELD = {"sgd": "sgd_stepsize", "adam": "adam_stepsize", "block_qng": "qng_stepsize", "rng": "qng_stepsize",
          "surrogate": "qng_stepsize"}
 CURVE_POINTS = 20
-PARTS = ("tuning", "metric", "tradeoff", "qfim_target", "target_trend", "vqe_cells", "shot_frontier",
-         "shot_frontier_k", "bound", "bound_grid", "construction", "vqe", "vqe_confirm", "vqe_start", "cell_cost",
-         "stationary", "stationary_confirm", "page")
+PARTS = ("tuning", "metric", "tradeoff", "tradeoff_product", "qfim_target", "target_trend", "vqe_cells",
+         "shot_frontier", "shot_frontier_k", "bound", "bound_grid", "construction", "vqe", "vqe_confirm", "vqe_start",
+         "cell_cost", "stationary", "stationary_confirm", "page")
 # Registered with the per-shot rule's tie band (core/quantum_ng/claims.py), which was fixed after seeds 0-4 were
 # seen: fresh seeds that decide per_shot_convergence once every chain of "vqe" has them (part vqe_confirm)
 VQE_CONFIRM_SEEDS = (5, 6, 7, 8, 9)
@@ -348,13 +348,15 @@ def metric_accuracy(n: int, ks=range(1, 5)) -> dict:
     return out
 
 
-def tradeoff(n: int, snapshots: int, repeats: int, ks=range(1, 5), mask: bool = True) -> dict:
-    """Bias^2, variance (one-dataset estimate, empirical over ``repeats`` shadows, bound) and MSE against k."""
+def tradeoff(n: int, snapshots: int, repeats: int, ks=range(1, 5), mask: bool = True,
+             entangler: str = ENTANGLER) -> dict:
+    """Bias^2, variance (one-dataset estimate, empirical over ``repeats`` shadows, bound) and MSE against k
+    (``entangler="none"``: the product-state null, with no structure beyond weight 1 for a larger k to capture)."""
     from core.common.seeding import derive_seed
     from core.quantum_ng.estimation import bias_variance_curve
     from core.quantum_ng.shadows import acquire_shadow, shadow_metric
 
-    ansatz = Ansatz(n, LAYERS, ("RY", "RZ"), ENTANGLER)
+    ansatz = Ansatz(n, LAYERS, ("RY", "RZ"), entangler)
     params = ansatz.random_params(0)
     exact = exact_metric(ansatz, params)
     norm2 = float(np.sum(exact ** 2))
@@ -368,7 +370,7 @@ def tradeoff(n: int, snapshots: int, repeats: int, ks=range(1, 5), mask: bool = 
             draws[k].append(shadow_metric(g, shadow, mask=mask))
     emp_var = [float(np.stack(draws[k]).var(axis=0, ddof=1).sum()) / norm2 for k in ks]
     emp_mse = [float(np.mean([np.sum((d - exact) ** 2) for d in draws[k]])) / norm2 for k in ks]
-    out = {"n_qubits": n, "layers": LAYERS, "entangler": ENTANGLER, "snapshots": snapshots, "repeats": repeats,
+    out = {"n_qubits": n, "layers": LAYERS, "entangler": entangler, "snapshots": snapshots, "repeats": repeats,
            "mask": mask, "k": ks, "bias2": curve.bias2.tolist(), "variance_estimate": curve.variance.tolist(),
            "variance_empirical": emp_var, "variance_bound": curve.variance_bound.tolist(),
            "mse": curve.mse.tolist(), "mse_empirical": emp_mse, "best_k": int(curve.best_k),
@@ -806,6 +808,8 @@ def main(argv=None) -> int:
         result["metric"] = {n: metric_accuracy(n) for n in args.sizes}
     if "tradeoff" in parts:
         result["tradeoff"] = {n: tradeoff(n, args.snapshots, args.variance_repeats) for n in args.sizes}
+    if "tradeoff_product" in parts:   # k_bias_variance's null: a product-state ansatz, 8 qubits
+        result["tradeoff_product"] = {8: tradeoff(8, args.snapshots, args.variance_repeats, entangler="none")}
     if "vqe_cells" in parts:
         result["vqe_cells"] = sweep_rows("vqe_confirm")
     if "qfim_target" in parts:

@@ -100,10 +100,10 @@ _SHAPE = AllOf((Every(Threshold(1e-12, "below", strict=False)), Trend("falling")
                 Every(Threshold(0.0, "above", strict=False)), Trend("rising")))
 
 
-def _shapes(result) -> list:
+def _shapes(result, section: str = "tradeoff") -> list:
     """Per size: bias² steps over k, bias² over k, empirical variance steps over k, empirical variance over k."""
     return [(np.diff(t["bias2"]).tolist(), t["bias2"], np.diff(t["variance_empirical"]).tolist(),
-             t["variance_empirical"]) for t in result["tradeoff"].values()]
+             t["variance_empirical"]) for t in result[section].values()]
 
 
 def _log_ratios(result) -> list:
@@ -250,6 +250,9 @@ RULES = {
                       "the largest k than the smallest; the empirical variance non-decreasing and higher at the largest "
                       "k; at least one size", _shapes, Some(_SHAPE)),
                 Check("every_size", "part", "the same at every size", _shapes, Every(_SHAPE)),
+                Check("product_state", "null", "the same on a product-state ansatz (no entangler, 8 qubits): no "
+                      "structure beyond weight 1 for a larger k to capture, so the claim's test must fail",
+                      lambda r: _shapes(r, "tradeoff_product"), Some(_SHAPE)),
                 Check("variance_estimate", "reference", "|log| of the one-dataset variance estimate over the empirical "
                       "variance over independent shadows, every size and k (empirical variance > 0)", _log_ratios,
                       Every(Threshold(math.log(1.5)))))),
