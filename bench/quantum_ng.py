@@ -995,6 +995,12 @@ def describe(result: dict) -> dict:
         + " over k = " + ", ".join(f"{k}" for k in list(tr.values())[0]["k"]) + ". The one-dataset variance "
         "estimate over the empirical one: " + "; ".join(f"{q} qubits {min(r):.2f} to {max(r):.2f}"
                                                        for q, r in ratio.items() if r) + ".")
+    for q, t in result.get("tradeoff_product", {}).items():   # the null: nothing beyond weight 1 to capture
+        figure, detail = out["k_bias_variance"]
+        out["k_bias_variance"] = (figure, detail + f" Null, a product-state ansatz ({q} qubits, no entangler): bias² "
+                                  + " → ".join(f"{b:.2g}" for b in t["bias2"]) + ", variance "
+                                  + " → ".join(f"{v:.3f}" for v in t["variance_empirical"])
+                                  + ": flat, as no structure lies beyond weight 1.")
 
     if c:
         m = c["methods"]

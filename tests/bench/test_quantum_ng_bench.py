@@ -213,3 +213,14 @@ def test_the_full_grid_runs_the_tuned_steps_and_the_confirm_grid_the_registered_
         assert cell.params["steps"] == stored["tuning"][cell.params["model"]] and cell.seed in range(5)
     assert {c.seed for c in bench.sweep(VQE_JUDGED)} == set(bench.VQE_CONFIRM_SEEDS)
     assert all(c.params["steps"] == bench.SWEEP_STEPS for c in bench.sweep("small"))
+
+
+def test_the_bias_variance_null_is_a_product_state_where_k_changes_nothing():
+    stored = json.loads(results_path("quantum_ng").read_text())
+    t = stored["tradeoff_product"]["8"]
+    assert t["entangler"] == "none" and t["k"] == [1, 2, 3, 4]
+    assert max(t["bias2"]) < 1e-20 and len(set(t["variance_empirical"])) == 1   # flat: nothing for k to capture
+    v = RULES["k_bias_variance"].evaluate(stored)
+    doctored = copy.deepcopy(stored)              # a null that showed the shape would leave the claim at partly
+    doctored["tradeoff_product"] = copy.deepcopy({"8": stored["tradeoff"]["8"]})
+    assert v.status == REPRODUCED and RULES["k_bias_variance"].evaluate(doctored).status == PARTLY
