@@ -158,9 +158,10 @@ def compare(model: str, n: int, budget: int, steps: dict, seeds) -> dict:
 # The sweep for bench/run.py (python -m bench.run quantum_ng --grid full --engine ray): the VQE comparison, the
 # longest part of this bench (85 minutes at full scale here), as one cell per chain x size x seed x optimiser.
 # Step sizes are fixed in each cell ("full": the tuned ones of the stored results; "small", or before any tuning:
-# SWEEP_STEPS), so cells are independent; "full" is section vqe's runs (seeds 0-4), "vqe_confirm" the registered
-# seeds 5-9 that decide (150 cells: about 24 minutes on one local worker, so two invocations that resume, or Ray).
-SWEEP_GRIDS = ("small", "full", "vqe_confirm", "target_shots", "shot_frontier", "shot_frontier_k")
+# SWEEP_STEPS), so cells are independent; "full" is section vqe's runs (seeds 0-4), "vqe_confirm_08q" / "_12q" /
+# "_16q" the registered seeds 5-9 that decide, one grid per size (50 cells each; the largest about 11 minutes).
+VQE_CONFIRM_GRIDS = {f"vqe_confirm_{n:02d}q": n for n in (8, 12, 16)}   # one grid per size: each under 20 minutes
+SWEEP_GRIDS = ("small", "full", *VQE_CONFIRM_GRIDS, "target_shots", "shot_frontier", "shot_frontier_k")
 TARGET_SHOTS = (500, 2_000, 8_000)   # grid target_shots: the surrogate's error against the trivial metric as T grows
 SWEEP_STEPS = {"sgd": 0.2, "adam": 0.2, "block_qng": 0.05, "rng": 0.05, "surrogate": 0.05}
 
@@ -189,11 +190,11 @@ def sweep(grid: str) -> list:
               for n in FRONTIER_SIZES}
         return [Cell(f"frontier-k-{n:02d}q-point{seed:02d}", {"part": "shot_frontier", "n": n, "k": ks[n]}, seed)
                 for n in FRONTIER_SIZES for seed in FRONTIER_K_SEEDS]
-    if grid == "vqe_confirm":   # section vqe_confirm's runs, one cell each: the tuned steps, the registered seeds
-        stored = json.loads(RESULTS.read_text())
+    if grid in VQE_CONFIRM_GRIDS:   # section vqe_confirm's runs at one size, a cell each: tuned steps, registered seeds
+        stored, n = json.loads(RESULTS.read_text()), VQE_CONFIRM_GRIDS[grid]
         return [Cell(f"confirm-{model}-{n:02d}q-seed{seed}-{key}",
                      {"model": model, "n": n, "optimizer": key, "budget": BUDGETS[n], "steps": stored["tuning"][model]},
-                     seed) for model in MODELS for n in (8, 12, 16) for seed in VQE_CONFIRM_SEEDS for key in OPTIMIZERS]
+                     seed) for model in MODELS for seed in VQE_CONFIRM_SEEDS for key in OPTIMIZERS]
     sizes, seeds = ((4,), (0, 1)) if grid == "small" else ((8, 12, 16), range(5))
     tuned = json.loads(RESULTS.read_text()).get("tuning", {}) if grid == "full" and RESULTS.exists() else {}
     return [Cell(f"{model}-{n:02d}q-seed{seed}-{key}",
@@ -241,7 +242,7 @@ def run_cell(cell):
 
 
 def cases_from_cells(rows: list) -> dict:
-    """The cells of grid vqe_confirm as section vqe_confirm's chains hold them: per chain, its seeds and each
+    """The cells of the vqe_confirm grids as section vqe_confirm's chains hold them: per chain, its seeds and each
     optimiser's areas and steps in seed order."""
     cases = {}
     for r in sorted(rows, key=lambda r: (r["model"], r["n"], r["seed"])):
@@ -811,7 +812,7 @@ def main(argv=None) -> int:
     if "tradeoff_product" in parts:   # k_bias_variance's null: a product-state ansatz, 8 qubits
         result["tradeoff_product"] = {8: tradeoff(8, args.snapshots, args.variance_repeats, entangler="none")}
     if "vqe_cells" in parts:
-        result["vqe_cells"] = sweep_rows("vqe_confirm")
+        result["vqe_cells"] = [row for grid in VQE_CONFIRM_GRIDS for row in sweep_rows(grid)]
     if "qfim_target" in parts:
         from bench.quantum_ng_target import qfim_target
 

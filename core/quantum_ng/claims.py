@@ -199,9 +199,10 @@ RULES = {
                             "python bench/quantum_ng.py --only vqe (seeds 0-4, about 32 minutes on 2 cores); --only "
                             "vqe_confirm --sizes 8 (169 s), --sizes 12 (237 s), --sizes 16 --models heisenberg (246 s),"
                             " --sizes 16 --models tfim (278 s); --only vqe_start (seconds). The trend is read from "
-                            "the same runs as cells of python -m bench.run quantum_ng --grid vqe_confirm (150 cells, "
-                            "one optimiser, chain and seed each, repeating section vqe_confirm's areas exactly), then "
-                            "python bench/quantum_ng.py --only vqe_cells.", trend="vqe_trend.trend")),
+                            "the same runs as cells of python -m bench.run quantum_ng --grid vqe_confirm_08q, "
+                            "vqe_confirm_12q, vqe_confirm_16q (150 cells, one optimiser, chain and seed each, repeating "
+                            "section vqe_confirm's areas to 1e-15), then python bench/quantum_ng.py --only vqe_cells.",
+                            trend="vqe_trend.trend")),
     "targets_qfim": Rule(
         checks=(Check("beats_trivial", "claim", "per size, per fresh parameter point, log10 of the best identity "
                       "multiple's relative error over the surrogate's (k < n from one shadow of T snapshots, mask on): "

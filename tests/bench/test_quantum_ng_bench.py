@@ -211,7 +211,9 @@ def test_the_full_grid_runs_the_tuned_steps_and_the_confirm_grid_the_registered_
     stored = json.loads(results_path("quantum_ng").read_text())
     for cell in bench.sweep("full"):
         assert cell.params["steps"] == stored["tuning"][cell.params["model"]] and cell.seed in range(5)
-    assert {c.seed for c in bench.sweep(VQE_JUDGED)} == set(bench.VQE_CONFIRM_SEEDS)
+    confirm = [c for grid in bench.VQE_CONFIRM_GRIDS for c in bench.sweep(grid)]
+    assert {c.seed for c in confirm} == set(bench.VQE_CONFIRM_SEEDS) and len({c.name for c in confirm}) == 150
+    assert {c.params["n"] for c in confirm} == {8, 12, 16}
     assert all(c.params["steps"] == bench.SWEEP_STEPS for c in bench.sweep("small"))
 
 
