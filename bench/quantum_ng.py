@@ -55,6 +55,7 @@ RESULTS = ROOT / "bench" / "results" / "quantum_ng.json"
 sys.path.insert(0, str(ROOT))
 
 from bench.report import interval_text, judged, write_results  # noqa: E402
+from bench.run import sweep_values  # noqa: E402
 from core.quantum_ng import (LABELS, OPTIMIZERS, Ansatz, VQEConfig, exact_metric, propagate_generators,  # noqa: E402
                              run_vqe, truncation_curve)
 
@@ -170,10 +171,10 @@ def sweep(grid: str) -> list:
     """Cells of the VQE comparison: ``small`` (4 qubits, 2,000 shots, 2 seeds) or ``full`` (8-16 qubits, 5 seeds)."""
     from bench.run import Cell
 
+    stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}   # tuned steps and k come from it
     if grid == "target_shots":
         from bench.quantum_ng_target import TARGET_SEEDS
 
-        stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
         return [Cell(f"target-{n:02d}q-T{t:05d}-point{seed:02d}",
                      {"part": "qfim_target", "n": n, "k": target_k(stored, n), "snapshots": t}, seed)
                 for n in (8, 12, 16) for t in TARGET_SHOTS for seed in TARGET_SEEDS]
@@ -181,36 +182,25 @@ def sweep(grid: str) -> list:
         from bench.quantum_ng_budget import (FRONTIER_K_SEEDS, FRONTIER_SEEDS, FRONTIER_SIZES, PER_CIRCUIT, budget_k,
                                              full_circuits)
 
-        stored = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
         if grid == "shot_frontier":
             return [Cell(f"frontier-{n:02d}q-point{seed:02d}", {"part": "shot_frontier", "n": n,
                                                                  "k": target_k(stored, n)}, seed)
                     for n in FRONTIER_SIZES for seed in FRONTIER_SEEDS]
-        ks = {n: [budget_k(stored["tradeoff"][str(n)], full_circuits(2 * 2 * n) * m) for m in PER_CIRCUIT]
-              for n in FRONTIER_SIZES}
+        ks = {n: [budget_k(stored["tradeoff"][str(n)], full_circuits(Ansatz(n, LAYERS, ("RY", "RZ"), ENTANGLER).n_params)
+                           * m) for m in PER_CIRCUIT] for n in FRONTIER_SIZES}
         return [Cell(f"frontier-k-{n:02d}q-point{seed:02d}", {"part": "shot_frontier", "n": n, "k": ks[n]}, seed)
                 for n in FRONTIER_SIZES for seed in FRONTIER_K_SEEDS]
     if grid in VQE_CONFIRM_GRIDS:   # section vqe_confirm's runs at one size, a cell each: tuned steps, registered seeds
-        stored, n = json.loads(RESULTS.read_text()), VQE_CONFIRM_GRIDS[grid]
+        n = VQE_CONFIRM_GRIDS[grid]
         return [Cell(f"confirm-{model}-{n:02d}q-seed{seed}-{key}",
                      {"model": model, "n": n, "optimizer": key, "budget": BUDGETS[n], "steps": stored["tuning"][model]},
                      seed) for model in MODELS for seed in VQE_CONFIRM_SEEDS for key in OPTIMIZERS]
     sizes, seeds = ((4,), (0, 1)) if grid == "small" else ((8, 12, 16), range(5))
-    tuned = json.loads(RESULTS.read_text()).get("tuning", {}) if grid == "full" and RESULTS.exists() else {}
+    tuned = stored.get("tuning", {}) if grid == "full" else {}
     return [Cell(f"{model}-{n:02d}q-seed{seed}-{key}",
                  {"model": model, "n": n, "optimizer": key, "budget": 2_000 if grid == "small" else BUDGETS[n],
                   "steps": tuned.get(model, SWEEP_STEPS)}, seed)
             for model in MODELS for n in sizes for seed in seeds for key in OPTIMIZERS]
-
-
-def sweep_rows(grid: str) -> list:
-    """Every cell's values of ``grid``, run through bench/run.py (finished cells are kept, the rest run)."""
-    from bench.run import run_sweep
-
-    cells = json.loads(run_sweep(KEY, grid).path.read_text())
-    if cells["failed"]:
-        raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
-    return [c["values"] for c in cells["cells"]]
 
 
 def run_cell(cell):
@@ -218,17 +208,14 @@ def run_cell(cell):
     from bench.run import CellOutput
 
     p = cell.params
-    if p.get("part") == "qfim_target":
+    if p.get("part") in ("qfim_target", "shot_frontier"):   # a metric estimate at one parameter point
+        from bench.quantum_ng_budget import frontier_point
         from bench.quantum_ng_target import shots_point
 
         t0 = cpu_seconds()
-        values = shots_point(p["n"], p["k"], p["snapshots"], cell.seed, TARGET_SHOTS[0], LAYERS, ENTANGLER)
-        return CellOutput(values=values, measured={"seconds": cpu_seconds() - t0})
-    if p.get("part") == "shot_frontier":
-        from bench.quantum_ng_budget import frontier_point
-
-        t0 = cpu_seconds()
-        values = frontier_point(Ansatz(p["n"], LAYERS, ("RY", "RZ"), ENTANGLER), cell.seed, p["k"])
+        values = (shots_point(p["n"], p["k"], p["snapshots"], cell.seed, TARGET_SHOTS[0], LAYERS, ENTANGLER)
+                  if p["part"] == "qfim_target"
+                  else frontier_point(Ansatz(p["n"], LAYERS, ("RY", "RZ"), ENTANGLER), cell.seed, p["k"]))
         return CellOutput(values=values, measured={"seconds": cpu_seconds() - t0})
     steps = p["steps"]
     cfg = config_for(p["model"], p["n"], p["budget"], steps).replace(
@@ -749,7 +736,6 @@ def merge_into_stored(fresh: dict, parts: set, run: dict, path: Path) -> dict:
     The stored file is read here, just before writing, so partial runs of disjoint chains and sizes
     (``--only vqe --sizes 12 --models tfim``) can run side by side and each adds its entries.
     """
-
     stored = json.loads(path.read_text()) if path.exists() else {}
     merged = {k: v for k, v in stored.items() if k not in ("claims", "verdicts", "measured_at")}
     made_by = merged.setdefault("made_by", {})   # part (or "part entry") -> the command that measured it
@@ -812,7 +798,7 @@ def main(argv=None) -> int:
     if "tradeoff_product" in parts:   # k_bias_variance's null: a product-state ansatz, 8 qubits
         result["tradeoff_product"] = {8: tradeoff(8, args.snapshots, args.variance_repeats, entangler="none")}
     if "vqe_cells" in parts:
-        result["vqe_cells"] = [row for grid in VQE_CONFIRM_GRIDS for row in sweep_rows(grid)]
+        result["vqe_cells"] = [row for grid in VQE_CONFIRM_GRIDS for row in sweep_values(KEY, grid)[0]]
     if "qfim_target" in parts:
         from bench.quantum_ng_target import qfim_target
 
@@ -821,15 +807,11 @@ def main(argv=None) -> int:
     if "target_trend" in parts:
         from bench.quantum_ng_target import shots_trend
 
-        result["target_trend"] = shots_trend(sweep_rows("target_shots"))
-    if "shot_frontier" in parts:
+        result["target_trend"] = shots_trend(sweep_values(KEY, "target_shots")[0])
+    for grid in {"shot_frontier", "shot_frontier_k"} & parts:   # the first look, and the registered run that decides
         from bench.quantum_ng_budget import shot_frontier
 
-        result["shot_frontier"] = shot_frontier(sweep_rows("shot_frontier"), log=log)
-    if "shot_frontier_k" in parts:
-        from bench.quantum_ng_budget import shot_frontier
-
-        result["shot_frontier_k"] = shot_frontier(sweep_rows("shot_frontier_k"), log=log)
+        result[grid] = shot_frontier(sweep_values(KEY, grid)[0], log=log)
     if "bound" in parts:
         result["bound"] = bound_check(n=min(8, max(args.sizes)), snapshots=args.snapshots, seeds=args.bound_seeds)
     if "bound_grid" in parts:

@@ -169,6 +169,17 @@ def run_sweep(key: str, grid: str = "small", engine: str = "local", address: str
     return SweepResult(path, len(ordered), failed, len(cells) - len(todo), seconds)
 
 
+def sweep_values(key: str, grid: str) -> tuple[list, list]:
+    """Every cell's values of bench ``key``'s sweep ``grid``, run here (resuming finished cells), and each cell's
+    measurements as it ran; a failed cell is an error."""
+    done = run_sweep(key, grid)
+    cells = json.loads(done.path.read_text())
+    if cells["failed"]:
+        raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
+    timings = json.loads(done.path.with_suffix(".timings.json").read_text())
+    return [c["values"] for c in cells["cells"]], [c["cell_seconds"] for c in timings["cells"].values()]
+
+
 def _run_local(key, todo, record, give_up, bar) -> float:
     for cell in todo:
         error = None

@@ -783,16 +783,10 @@ def long_range_log_scale(distance: int = max(LONG_RANGE_DISTANCES)) -> dict:
 
 
 def sweep_values(grid: str) -> tuple[list, list]:
-    """Every cell's values of this bench's sweep ``grid``, run through bench/run.py (resuming finished cells), and
-    each cell's seconds as it ran."""
-    from bench.run import run_sweep
+    """Every cell's values of this bench's sweep ``grid`` and each cell's seconds (bench/run.py's sweep_values)."""
+    from bench.run import sweep_values as values
 
-    done = run_sweep("tikhonov_gnn", grid)
-    cells = json.loads(done.path.read_text())
-    if cells["failed"]:
-        raise RuntimeError(f"{grid}: cells failed: {cells['failed']}")
-    timings = json.loads(done.path.with_suffix(".timings.json").read_text())
-    return [c["values"] for c in cells["cells"]], [c["cell_seconds"] for c in timings["cells"].values()]
+    return values("tikhonov_gnn", grid)
 
 
 def tuned_fold(name: str, model: str, fold: int, **changes) -> dict:

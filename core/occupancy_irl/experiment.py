@@ -341,8 +341,12 @@ def interpolation_gaps(prob: Problem, etas, n_iters: int, target: np.ndarray | N
     return np.array(gaps).T
 
 
-def dual_gradient_gaps(prob: Problem, steps, n_iters: int, tol: float = 0.0) -> np.ndarray:
+def dual_gradient_gaps(prob: Problem, steps, n_iters: int, tol: float = 0.0, phi: np.ndarray | None = None) -> np.ndarray:
     """Gaps of the dual gradient at each step size, shape (len(steps), n_iters + 1); NaN after a stop.
+
+    With ``phi`` (S A x d features, row ``s * A + a``) the reward is ``Phi w``, the step
+    ``w - alpha Phi^T (rho_w - rho_demo)`` and the gap the feature gap ``||Phi^T (rho_w - rho_E)||_1``
+    (``core/occupancy_irl/features.py``); without, the tabular reward and the L1 occupancy gap.
 
     A step size stops once its gap is below ``tol`` (the rest of its row is NaN, so the iteration count
     is read as the last finite entry) or once it diverges (gap above 4x its start, or NaN: the row is
@@ -358,6 +362,8 @@ def dual_gradient_gaps(prob: Problem, steps, n_iters: int, tol: float = 0.0) -> 
         Iterations at most, >= 0.
     tol : float
         Stop a step size once its gap is at most ``tol`` (>= 0; 0 runs every iteration).
+    phi : ndarray, shape (S A, d), optional
+        Features of a linear reward class ``Phi w``; default the tabular reward.
 
     Returns
     -------
@@ -379,17 +385,20 @@ def dual_gradient_gaps(prob: Problem, steps, n_iters: int, tol: float = 0.0) -> 
     if not tol >= 0:
         raise ValueError(f"tol: {tol} is negative; allowed >= 0")
     out = np.full((len(steps), n_iters + 1), np.nan)
-    r = np.zeros((len(steps), mdp.n_states, mdp.n_actions))
+    shape = (mdp.n_states, mdp.n_actions)
+    project = (lambda x: x) if phi is None else (lambda x: x.reshape(len(x), -1) @ phi)   # to the class's coordinates
+    w = np.zeros((len(steps), *shape)) if phi is None else np.zeros((len(steps), phi.shape[1]))
     live = np.arange(len(steps))
     lp = None
     for k in range(n_iters + 1):
-        sol = soft_solve(mdp, r, log_policy0=lp)
+        sol = soft_solve(mdp, w if phi is None else (w @ phi.T).reshape(len(w), *shape), log_policy0=lp)
         rho = occupancy(mdp, sol.policy)
-        gap = np.abs(rho - prob.rho_expert).sum(axis=(-1, -2))
+        gap = np.abs(project(rho - prob.rho_expert)).sum(axis=tuple(range(1, w.ndim)))
         ok = np.isfinite(gap) & (gap <= 4 * out[live, 0] if k else np.isfinite(gap))
         out[live[ok], k] = gap[ok]
         keep = ok & (gap > tol)
-        live, r, lp = live[keep], (r - steps[live, None, None] * (rho - prob.rho_demo))[keep], sol.log_policy[keep]
+        step = steps[live].reshape(-1, *[1] * (w.ndim - 1))
+        live, w, lp = live[keep], (w - step * project(rho - prob.rho_demo))[keep], sol.log_policy[keep]
         if not len(live):
             break
     return out
@@ -519,7 +528,8 @@ class ConvergenceStudy:
     done: int
 
 
-def _rate(gaps: np.ndarray, tol: float) -> float:
+def contraction_rate(gaps: np.ndarray, tol: float) -> float:
+    """Mean per-step contraction ``(gap_N / gap_0)^(1/N)`` up to the first gap under ``tol`` (or the last finite one)."""
     g = gaps[np.isfinite(gaps)]
     n = int(np.argmax(g <= tol)) if np.any(g <= tol) else len(g) - 1
     return float((g[n] / g[0]) ** (1.0 / n)) if n > 0 and g[n] > 0 else float("nan")
@@ -579,7 +589,7 @@ def convergence_study(config: StudyConfig = StudyConfig(), seed: int = 0, progre
         horizon = config.max_iters if config.demos == "sampled" else min(config.max_iters, 400)
         gi = interpolation_gaps(prob, etas, horizon)
         it_i[i] = iterations_to(gi, config.tol)
-        rate_i[i] = [_rate(g, config.tol) for g in gi]
+        rate_i[i] = [contraction_rate(g, config.tol) for g in gi]
         first_i[i] = gi[:, 1] / gi[:, 0]
         fin_i[i] = gi[:, -1]
         gd = dual_gradient_gaps(prob, steps, config.max_iters, tol=config.tol if config.demos == "exact" else 0.0)
@@ -587,7 +597,7 @@ def convergence_study(config: StudyConfig = StudyConfig(), seed: int = 0, progre
         j = int(np.argmin(it_d[i])) if np.isfinite(it_d[i]).any() else int(np.nanargmin(
             [g[np.isfinite(g)][-1] if np.isfinite(g).any() else np.inf for g in gd]))
         best[i], best_step[i] = it_d[i, j], steps[j]
-        rate_d[i] = _rate(gd[j], config.tol)
+        rate_d[i] = contraction_rate(gd[j], config.tol)
         fin_d[i] = gd[j][np.isfinite(gd[j])][-1]
         floor = 1.1 * min(np.nanmin(gi), np.nanmin(gd[j]))
         near_i[i], near_d[i] = iterations_to(gi, floor), iterations_to(gd[j][None], floor)[0]

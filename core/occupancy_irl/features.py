@@ -65,42 +65,6 @@ def natural_gaps(mdp: TabularMDP, phi: np.ndarray, rho_match: np.ndarray, rho_re
     return out
 
 
-def gradient_gaps(mdp: TabularMDP, phi: np.ndarray, rho_match: np.ndarray, steps, n_iters: int,
-                  tol: float) -> np.ndarray:
-    """Feature gaps of the dual gradient at each step size, shape (len(steps), n_iters + 1); NaN after it reaches
-    ``tol`` or diverges (gap above 4x its start, or not finite), as the tabular study stops it."""
-    steps = np.asarray(steps, float)
-    out = np.full((len(steps), n_iters + 1), np.nan)
-    w = np.zeros((len(steps), phi.shape[1]))
-    live, lp = np.arange(len(steps)), None
-    for k in range(n_iters + 1):
-        r = (w @ phi.T).reshape(len(live), mdp.n_states, mdp.n_actions)
-        sol = soft_solve(mdp, r, log_policy0=lp)
-        rho = occupancy(mdp, sol.policy)
-        gap = _gap(phi, rho, rho_match)
-        ok = np.isfinite(gap) & (gap <= 4 * out[live, 0] if k else np.isfinite(gap))
-        out[live[ok], k] = gap[ok]
-        keep = ok & (gap > tol)
-        grad = (rho - rho_match).reshape(len(live), -1) @ phi
-        live, w, lp = live[keep], (w - steps[live, None] * grad)[keep], sol.log_policy[keep]
-        if not len(live):
-            break
-    return out
-
-
-def _iterations(gaps: np.ndarray, tol: float) -> np.ndarray:
-    """First iteration at or under ``tol`` per row (inf if never)."""
-    hit = np.nan_to_num(gaps, nan=np.inf) <= tol
-    return np.where(hit.any(axis=1), hit.argmax(axis=1), np.inf).astype(float)
-
-
-def _contraction(gaps: np.ndarray, tol: float) -> float:
-    """Mean per-step contraction ``(gap_N / gap_0)^(1/N)`` up to the first gap under ``tol`` (or the last)."""
-    g = gaps[np.isfinite(gaps)]
-    n = int(np.argmax(g <= tol)) if (g <= tol).any() else len(g) - 1
-    return float((g[n] / g[0]) ** (1 / n)) if n > 0 and g[0] > 0 else float("nan")
-
-
 def feature_study(n_mdps: int, n_states: int, n_actions: int, d: int, etas, steps, *, gamma: float = 0.9,
                   beta: float = 1.0, max_iters: int = 1500, natural_iters: int = 400, tol: float = 1e-6,
                   seed: int = 0) -> dict:
@@ -110,26 +74,28 @@ def feature_study(n_mdps: int, n_states: int, n_actions: int, d: int, etas, step
     preconditioned step at eta = 0.5 matching another expert's features (soft-optimal for ``beta`` times a seeded
     normal reward), its gap to this expert's."""
     from core.common.seeding import derive_seed
+    from core.occupancy_irl.experiment import contraction_rate, dual_gradient_gaps, iterations_to, make_problem
     from core.occupancy_irl.mdp import random_mdp
     from core.occupancy_irl.soft import target_reward
 
     rows = []
     for i in range(n_mdps):
         mdp = random_mdp(n_states, n_actions, gamma, seed=derive_seed(seed, "mdp", i))
-        rho_e = occupancy(mdp, soft_solve(mdp, beta * mdp.r_true).policy)
+        prob = make_problem(mdp, beta=beta)
+        rho_e = prob.rho_expert
         phi = random_features(mdp, d, derive_seed(seed, "features", i))
         other = np.random.default_rng(derive_seed(seed, "other expert", i)).normal(size=mdp.r_true.shape)
         rho_o = occupancy(mdp, soft_solve(mdp, beta * other).policy)
         gn = natural_gaps(mdp, phi, rho_e, rho_e, etas, natural_iters)
-        gd = gradient_gaps(mdp, phi, rho_e, steps, max_iters, tol)
+        gd = dual_gradient_gaps(prob, steps, max_iters, tol, phi=phi)
         gc = natural_gaps(mdp, phi, rho_o, rho_e, [0.5], natural_iters)[0]
-        it_d = _iterations(gd, tol)
+        it_d = iterations_to(gd, tol)
         rows.append({"mdp": i, "residual": representation_residual(mdp, phi, target_reward(rho_e)),
-                     "iters_natural": dict(zip((f"{e:g}" for e in etas), _iterations(gn, tol).tolist())),
-                     "rate_natural": dict(zip((f"{e:g}" for e in etas), [_contraction(g, tol) for g in gn])),
+                     "iters_natural": dict(zip((f"{e:g}" for e in etas), iterations_to(gn, tol).tolist())),
+                     "rate_natural": dict(zip((f"{e:g}" for e in etas), [contraction_rate(g, tol) for g in gn])),
                      "iters_gradient_best": float(np.min(it_d)),
                      "best_step": float(steps[int(np.argmin(it_d))]) if np.isfinite(it_d).any() else None,
-                     "control_iters": float(_iterations(gc[None], tol)[0]), "control_min_gap": float(np.nanmin(gc))})
+                     "control_iters": float(iterations_to(gc, tol)), "control_min_gap": float(np.nanmin(gc))})
     return {"n_states": n_states, "n_actions": n_actions, "d": d, "gamma": gamma, "beta": beta, "tol": tol,
             "max_iters": max_iters, "natural_iters": natural_iters, "etas": [float(e) for e in etas],
             "steps": [float(a) for a in steps], "rows": rows}

@@ -5,9 +5,8 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from core.occupancy_irl.experiment import make_problem
-from core.occupancy_irl.features import (feature_study, gradient_gaps, natural_gaps, random_features,
-                                         representation_residual)
+from core.occupancy_irl.experiment import dual_gradient_gaps, make_problem
+from core.occupancy_irl.features import feature_study, natural_gaps, random_features, representation_residual
 from core.occupancy_irl.mdp import random_mdp
 from core.occupancy_irl.soft import fisher, occupancy, shaping_basis, soft_solve
 
@@ -60,7 +59,7 @@ def test_the_contraction_near_the_optimum_is_one_minus_eta():
 
 
 def test_the_gradient_stops_at_the_tolerance_and_drops_a_diverging_step():
-    out = gradient_gaps(MDP, PHI, PROB.rho_expert, [8.0, 1e6], 3000, 1e-6)
+    out = dual_gradient_gaps(PROB, [8.0, 1e6], 3000, 1e-6, phi=PHI)
     finite = out[0][np.isfinite(out[0])]
     assert finite[-1] <= 1e-6 < finite[-2] and np.isnan(out[0, len(finite):]).all()
     assert np.nanmin(out[1]) > 1e-6 and np.isnan(out[1, -100:]).all()   # a huge step never gets there and is stopped
