@@ -56,16 +56,20 @@ def closed_forms(instances: int = 150, grid: int = 2001, seed: int = 7) -> dict:
     problems = {key if key != "ski_rental" else f"ski_rental:{tb}": problem_for(key, tb) for key, tb in CASES}
     for key, problem in problems.items():
         low_s, high_s = problem.state_domain()
-        worst_gap, worst_ratio = 0.0, 0.0
+        worst_gap, worst_ratio, half_ratio = 0.0, 0.0, 0.0
         for _ in range(instances):
             s_hat, eps = float(rng.uniform(low_s, min(high_s, 20.0))), float(rng.uniform(0.0, 3.0))
             low, high = (float(x) for x in problem.ball(s_hat, eps))
             a_lo, a_hi = problem.action_grid_range(low, high)
             tol = 2.5 * ((high - low) + (a_hi - a_lo)) / (grid - 1) + 1e-12   # one grid step times slope <= 1
-            diff = abs(float(problem.robust_gap(s_hat, eps)) - grid_minimax(problem, s_hat, eps, grid, grid).worst)
+            minimax = grid_minimax(problem, s_hat, eps, grid, grid).worst
+            diff = abs(float(problem.robust_gap(s_hat, eps)) - minimax)
             worst_gap, worst_ratio = max(worst_gap, diff), max(worst_ratio, diff / tol)
+            # The null: the closed form for a ball of half the radius, against this ball's minimax.
+            half_ratio = max(half_ratio, abs(float(problem.robust_gap(s_hat, eps / 2)) - minimax) / tol)
         out[key] = {"instances": instances, "grid": grid, "max_abs_difference": worst_gap,
-                    "max_difference_over_grid_tolerance": worst_ratio}
+                    "max_difference_over_grid_tolerance": worst_ratio,
+                    "half_radius_max_difference_over_grid_tolerance": half_ratio}
     return out
 
 
@@ -432,7 +436,11 @@ def describe(result: dict) -> dict:
             f"{next(iter(cf.values()))['grid']}² action × state grid: largest difference "
             + ", ".join(f"{k} {v['max_abs_difference']:.1e}" for k, v in cf.items())
             + "; in grid tolerances (one grid step of the loss's slope): "
-            + ", ".join(f"{k} {v['max_difference_over_grid_tolerance']:.2f}" for k, v in cf.items()) + ".")
+            + ", ".join(f"{k} {v['max_difference_over_grid_tolerance']:.2f}" for k, v in cf.items()) + "."
+            + ("" if not all("half_radius_max_difference_over_grid_tolerance" in v for v in cf.values()) else
+               " The null, the closed form for a ball of half the radius in its place: " + ", ".join(
+                   f"{k} {v['half_radius_max_difference_over_grid_tolerance']:.0f}" for k, v in cf.items())
+               + " grid tolerances."))
     else:
         out["closed_form_policies"] = ("", "This results file predates the brute-force comparison.")
     return out

@@ -39,7 +39,8 @@ CLAIMS = (
     Claim("closed_form_policies",
           "The robust policies and their robust optimisation gaps have closed forms in all three settings.",
           "Closed forms against a brute-force grid minimax on random instances.",
-          "A brute-force minimax of our own over fine action and state grids."),
+          "A brute-force minimax of our own over fine action and state grids; null: the closed form of a ball of half "
+          "the radius, which must miss it."),
 )
 
 _UNIQUE = ("posted_pricing", "house_flipping")   # problems whose optimal action for a known state is unique
@@ -142,6 +143,11 @@ RULES = {
                       "tie-breaks)", lambda r: [v["max_difference_over_grid_tolerance"]
                                                 for v in r["closed_forms"].values()] or None,
                       Every(Threshold(1.0, strict=False))),
+                Check("half_radius", "null", "the same difference for the closed form of a ball of half the radius "
+                      "in its place (the minimax is over the whole ball), in grid tolerances, every problem",
+                      lambda r: [v["half_radius_max_difference_over_grid_tolerance"] for v in r["closed_forms"].values()
+                                 if "half_radius_max_difference_over_grid_tolerance" in v] or None,
+                      Some(Threshold(1.0, strict=False))),
                 *(Check(f"grid_{case.replace(':', '_')}", "reference", f"{case}: against the brute-force minimax of "
                         "our own over fine action and state grids", f"closed_forms.{case}.max_difference_over_grid_tolerance",
                         Threshold(1.0, strict=False)) for case in _CASES))),

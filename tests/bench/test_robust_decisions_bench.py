@@ -78,3 +78,17 @@ def test_the_comparison_with_their_bound_is_not_tested_because_it_is_unavailable
     judged = RULES["improves_on_medina_vassilvitskii"].evaluate(_result(_bundle(PAPER)))
     assert judged.status == NOT_TESTED and judged.diagnosis["cause"] == "unavailable"
     assert "beats_ric_h" in judged.diagnosis["evidence"]
+
+
+def test_the_closed_forms_match_the_grid_minimax_and_the_half_radius_ball_does_not():
+    from bench.robust_decisions import closed_forms
+
+    found = closed_forms(instances=8, grid=301, seed=3)
+    assert sorted(found) == sorted(["posted_pricing", "ski_rental:earliest_buy", "ski_rental:never_buy",
+                                    "house_flipping"])
+    for case, v in found.items():
+        assert v["max_difference_over_grid_tolerance"] <= 1.0, case
+        assert v["half_radius_max_difference_over_grid_tolerance"] > 1.0, case
+    judged = RULES["closed_form_policies"].evaluate({"closed_forms": found})
+    assert judged.status == REPRODUCED
+    assert {c["name"]: c["holds"] for c in judged.controls}["half_radius"] is True
