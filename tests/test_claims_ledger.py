@@ -69,7 +69,7 @@ CANNOT_REACH_REPRODUCED = {
     "looped_lm.design_shapes_stability",                                                # #61
     "uncertainty_shapley.learned_joint_structure",
 }
-NOT_MEASURED = {"kernel_conformal.effective_rank_rates", "geto_lp.applications",
+NOT_MEASURED = {"kernel_conformal.effective_rank_rates",
                 "robust_decisions.improves_on_medina_vassilvitskii"}   # their stated bound is not available here
 
 
