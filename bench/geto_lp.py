@@ -371,13 +371,25 @@ def applications_words(section) -> tuple[str, str]:
     by = {a: [c for c in cells if c["application"] == a] for a in ("volumes", "palettes")}
     eu = [c["euclidean_gap"] for c in cells]
     moved = [c["transfer_w2_after"] / c["transfer_w2_before"] for c in by["palettes"] if "transfer_w2_after" in c]
-    figure = (f"largest gap to POT's LP: volumes {max(c['geto_gap'] for c in by['volumes']):.1e}, palettes "
-              f"{max(c['geto_gap'] for c in by['palettes']):.1e}; Euclidean average {min(eu):+.1%} to {max(eu):+.1%}")
+    if not all("geto_optimum_gap" in c for c in cells):
+        return "", "These application cells predate the tight classical LP reference: rerun --applications."
+    pot = {a: [c["geto_signed_gap_to_pot"] for c in cs] for a, cs in by.items()}
+    figure = (f"largest gap to the optimum: volumes {max(c['geto_optimum_gap'] for c in by['volumes']):.1e}, palettes "
+              f"{max(c['geto_optimum_gap'] for c in by['palettes']):.1e}; Euclidean average {min(eu):+.1%} to "
+              f"{max(eu):+.1%}")
     detail = (f"{len(cells)} cohorts of three inputs on 3-D grids ({', '.join(f'{n}³' for n in section['sizes'])}; "
               f"{section['cohorts']} cohorts per size and application, seed {section['seed']}), every average scored "
-              "with ot.emd2. GETO-LP's barycenter against POT's classical LP barycenter: largest relative gap "
-              + ", ".join(f"{a} {max(c['geto_gap'] for c in cs):.1e}" for a, cs in by.items())
-              + ". The null, the Euclidean average of the inputs: " + ", ".join(
+              "with ot.emd2. GETO-LP's barycenter against the optimum (the classical LP solved with the same tight "
+              "HiGHS settings): largest relative gap " + ", ".join(
+                  f"{a} {max(c['geto_optimum_gap'] for c in cs):.1e}" for a, cs in by.items())
+              + ". POT's own LP (scipy's HiGHS at default tolerances) lands above that optimum by up to " + ", ".join(
+                  f"{a} {max(c['pot_gap'] for c in cs):.1e}" for a, cs in by.items())
+              + "; against it GETO-LP's signed gap is " + ", ".join(
+                  f"{a} {min(g):+.1e} to {max(g):+.1e} (cheaper in {sum(x < 0 for x in g)} of {len(g)})"
+                  for a, g in pot.items())
+              + ": judged against POT's LP, as first registered, the largest gap is " + ", ".join(
+                  f"{a} {max(c['geto_gap'] for c in cs):.1e}" for a, cs in by.items())
+              + " (the verdict was not reproduced, the reference being the one off the optimum). The null, the Euclidean average of the inputs: " + ", ".join(
                   f"{a} {min(c['euclidean_gap'] for c in cs):+.1%} to {max(c['euclidean_gap'] for c in cs):+.1%}"
                   for a, cs in by.items()) + " above the optimum. POT's entropic barycenter (reg 0.01): " + ", ".join(
                   f"{a} {min(c['sinkhorn_gap'] for c in cs):+.1%} to {max(c['sinkhorn_gap'] for c in cs):+.1%}"
@@ -386,7 +398,8 @@ def applications_words(section) -> tuple[str, str]:
                  f"{max(moved):.3f} of the original's W2² from the barycenter" if moved else "")
               + ". GETO-LP's median seconds " + ", ".join(
                   f"{a} {np.median([c['geto_seconds'] for c in cs]):.2f} against POT's LP "
-                  f"{np.median([c['pot_seconds'] for c in cs]):.2f}" for a, cs in by.items())
+                  f"{np.median([c['pot_seconds'] for c in cs]):.2f} and the tight classical LP "
+                  f"{np.median([c['classical_seconds'] for c in cs]):.2f}" for a, cs in by.items())
               + " (one process, not a timing bench).")
     return figure, detail
 
