@@ -19,7 +19,7 @@
   GETO-LP against POT's LP barycenter and the Euclidean average, measured alone and merged in.
 
     python bench/geto_lp.py                  # writes bench/results/geto_lp.json and .md (about 10 minutes on 2 cores)
-    python bench/geto_lp.py --applications   # only the applications section (about 3 minutes)
+    python bench/geto_lp.py --applications   # only the applications section (about 8 minutes on 2 cores)
 """
 
 from __future__ import annotations
