@@ -38,9 +38,11 @@ CLAIMS = (
     Claim("protein_calibration",
           "On protein conformations the scheme steers a learned diffusion model's ensemble to a distribution-level "
           "target.",
-          "Mean foldedness of the steered toy-protein ensemble against its target, W1 to the max-ent reweighted "
-          "Langevin reference, and the denoiser's unsteered fit to that reference.",
-          "The Langevin reference sample (ground truth of the toy model) and its max-ent reweighting."),
+          "Mean foldedness of the steered toy-protein ensemble against its target, and its W1 to the max-ent "
+          "reweighted Langevin reference; the base model's fidelity (the unsteered denoiser against the Langevin "
+          "reference) is reported as its own figure, apart from the steering claim.",
+          "The Langevin reference sample (ground truth of the toy model) and its max-ent reweighting; null: the "
+          "unsteered denoiser's ensemble."),
 )
 
 PRE_ISSUE = "hard constraint, pre-issue scheme"   # the whole-target control (bench section 2)
@@ -157,13 +159,16 @@ RULES = {
                       "target (fixed point on a grid), in Monte Carlo floors", _weighted_on_target, Threshold(1.5))),
         reproduced=("identity", "exact_target")),
     "protein_calibration": Rule(
-        checks=(Check("mean_on_target", "claim", "|steered mean foldedness − target|",
-                      lambda r: abs(r["protein"]["steered_mean_foldedness"] - r["protein"]["target"]),
+        checks=(Check("mean_on_target", "claim", "|steered mean foldedness − target| (the hard moment constraint sets "
+                      "it by construction)", lambda r: abs(r["protein"]["steered_mean_foldedness"] - r["protein"]["target"]),
                       Threshold(0.02)),
-                Check("maxent_reference", "reference", "W1 of the steered ensemble to the max-ent reweighted Langevin "
-                      "reference", "protein.w1_steered_vs_maxent_reference", Threshold(0.02)),
-                Check("base_fit", "reference", "the unsteered denoiser's mean foldedness against the Langevin "
-                      "reference's bootstrap 95% interval", _base_fit, InBand())),
-        partly=("mean_on_target", "maxent_reference"),
-        reproduced=("mean_on_target", "maxent_reference", "base_fit")),
+                Check("maxent_reference", "part", "W1 of the steered ensemble to the max-ent reweighted Langevin "
+                      "reference (the distribution the constraint should reach, not only its mean)",
+                      "protein.w1_steered_vs_maxent_reference", Threshold(0.02)),
+                Check("unsteered", "null", "the unsteered denoiser's ensemble in the steered one's place: |its mean "
+                      "foldedness − target|, judged as the mean claim",
+                      lambda r: abs(r["protein"]["denoiser_mean_foldedness"] - r["protein"]["target"]), Threshold(0.02)),
+                Check("base_fit", "reference", "fidelity of the base model, apart from the steering claim: the "
+                      "unsteered denoiser's mean foldedness against the Langevin reference's bootstrap 95% interval",
+                      _base_fit, InBand()))),
 }

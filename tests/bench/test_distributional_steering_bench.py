@@ -133,3 +133,22 @@ def test_closed_form_note_names_only_cells_under_90_percent():
     note = bench.closed_form_note(cf, 10)
     assert note == "Below 90 %: task a / mean: 7 of 10 within 0.03 (an exact sampler of the same ESS: 8.3 expected). "
     assert bench.closed_form_note({"task b": cf["task b"]}, 10) == ""
+
+
+def _protein(denoiser_mean, steered_mean=0.5, w1=0.003):
+    return {"protein": {"target": 0.5, "steered_mean_foldedness": steered_mean, "denoiser_mean_foldedness": denoiser_mean,
+                        "reference_mean_foldedness": 0.428, "reference_bootstrap_95": [0.415, 0.441],
+                        "w1_steered_vs_maxent_reference": w1}}
+
+
+def test_the_protein_claim_is_judged_apart_from_the_base_models_fidelity_and_against_the_unsteered_null():
+    from core.common.claims import NOT_REPRODUCED, PARTLY, REPRODUCED
+    from core.distributional_steering.claims import RULES
+
+    rule = RULES["protein_calibration"]
+    judged = rule.evaluate(_protein(denoiser_mean=0.35))            # under-folding base model: a reported figure
+    assert judged.status == REPRODUCED
+    assert {c["name"]: c["holds"] for c in judged.controls} == {"unsteered": True, "base_fit": False}
+    assert rule.evaluate(_protein(denoiser_mean=0.505)).status == PARTLY          # the null would pass: no proof
+    assert rule.evaluate(_protein(denoiser_mean=0.35, w1=0.05)).status == PARTLY  # mean right, distribution not
+    assert rule.evaluate(_protein(denoiser_mean=0.35, steered_mean=0.45)).status == NOT_REPRODUCED
