@@ -66,8 +66,10 @@ def guidance_words(section: dict | None, single: str) -> tuple[str, str]:
     for reward, d in (log_ratios(section, "mean-field particles") or {}).items():
         s = section["scenarios"][reward]
         ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
-        ahead += [reward] * (ci.high < 0)
-        behind += [reward] * (ci.high >= MARGIN)
+        if ci.high < 0:
+            ahead.append(reward)
+        if ci.high >= MARGIN:
+            behind.append(reward)
         rows.append(f"{reward} {_mean_ci(d)} (gradient guidance at {np.median(s['binned_over_floor']['gradient guidance only']):.2f}"
                     f" floors, the scheme at {np.median(s['binned_over_floor']['mean-field particles']):.2f})")
     seeds = len(section["seeds"])
