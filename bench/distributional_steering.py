@@ -71,6 +71,7 @@ from core.distributional_steering.scenarios import (REWARDS, ScenarioConfig, bat
                                                     steer_foldedness)
 from core.distributional_steering.oracles import histogram_distance, monte_carlo_floor  # noqa: E402
 from bench.distributional_steering_guidance import guidance_seeds, guidance_words  # noqa: E402
+from bench.distributional_steering_nulls import identity_nulls  # noqa: E402
 from core.distributional_steering.closed_forms import linear_tilt_grid, repulsion_potential  # noqa: E402
 from scipy.special import softmax  # noqa: E402
 
@@ -338,8 +339,8 @@ def timing() -> dict:
 
 
 SECTIONS = ("whole_target", "whole_target_replication", "whole_target_decision", "soft_calibration_against_steps",
-            "repulsion_against_n", "batch_level", "closed_forms", "baselines", "guidance_seeds", "protein",
-            "default_run", "page")
+            "repulsion_against_n", "batch_level", "closed_forms", "baselines", "guidance_seeds", "identity_nulls",
+            "protein", "default_run", "page")
 
 
 def main(quick: bool = False, whole_seeds: int | None = None, sections: tuple | None = None) -> int:
@@ -362,6 +363,7 @@ def main(quick: bool = False, whole_seeds: int | None = None, sections: tuple | 
             "repulsion_against_n": repulsion_against_n, "batch_level": batch,
             "closed_forms": closed_forms, "baselines": lambda: baselines(500 if quick else 1000),
             "guidance_seeds": lambda: guidance_seeds(range(1, 4) if quick else range(1, 11)),
+            "identity_nulls": identity_nulls,
             "protein": lambda: protein(n=500 if quick else 2000), "default_run": timing,
             "page": lambda: {} if quick else page_timings("../pages/distributional_steering.py")}
     t0 = time.perf_counter()
@@ -552,7 +554,9 @@ def describe(r: dict) -> dict:
     out["pointwise_special_case"] = (
         f"largest difference from FK steering {gap:.0e}",
         f"On the pointwise tilt, seed 0, the mean-field scheme and a separately written FK steering give means and W1 "
-        f"that differ by at most {gap:.0e} (W1 to the exact target {mf['W1 to target']:.3f}).")
+        f"that differ by at most {gap:.0e} (W1 to the exact target {mf['W1 to target']:.3f})." + null_note(
+            r, "pointwise", "The null, the same test on mean calibration (kappa 4), whose first variation moves with "
+            "the measure, against FK steering with it frozen at the base: the means and W1 differ by {gap:.2f}."))
     pairs = {rw: (_row(rows, "mean-field particles")["W1 to target"], _row(rows, "gradient guidance only")["W1 to target"])
              for rw, rows in r["baselines"].items() if np.isfinite(_row(rows, "mean-field particles")["W1 to target"])}
     out["beats_gradient_guidance"] = guidance_words(r.get("guidance_seeds"), (
@@ -567,7 +571,9 @@ def describe(r: dict) -> dict:
         "batch (Jacobian 1/alpha_t); sampled both ways with one seed the particles agree to "
         f"{b['max_gap']:.0e}. Alone, its binned W1 to the mean-field target is {pg['binned W1']:.3f} (floor "
         f"{pg['floor']:.3f}); the framework's weighted scheme's is {weighted['binned W1']:.3f} (floor "
-        f"{weighted['floor']:.3f}). One batch-level method (particle guidance), one kernel.")
+        f"{weighted['floor']:.3f}). One batch-level method (particle guidance), one kernel." + null_note(
+            r, "batch", "The null, the unguided sampler (the same proposal without the reward's first variation, same "
+            "seed and particles), differs from particle guidance by up to {gap:.2f}."))
     p = r["protein"]
     base_gap = p["denoiser_mean_foldedness"] - p["reference_mean_foldedness"]
     lo, hi = p.get("reference_bootstrap_95", [p["reference_mean_foldedness"] - 0.02, p["reference_mean_foldedness"] + 0.02])
@@ -589,6 +595,12 @@ def describe(r: dict) -> dict:
 
 
 verdicts = judged(KEY, describe, command)   # the command lines that measured the stored result
+
+
+def null_note(r: dict, which: str, text: str) -> str:
+    """`` text`` with the stored identity null's largest gap, or nothing before the identity_nulls section ran."""
+    found = (r.get("identity_nulls") or {}).get(which)
+    return " " + text.format(gap=found["max_gap"]) if found else ""
 
 
 def closed_form_z_note(cf: dict) -> str:

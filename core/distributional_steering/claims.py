@@ -24,7 +24,8 @@ CLAIMS = (
           "Pointwise-reward steering is recovered as a special case of the framework.",
           "The mean-field scheme and Feynman–Kac steering on the same pointwise tilt, same seed: means and W1 "
           "to the exact target.",
-          "FK steering (twisted SMC with the same potential), implemented separately."),
+          "FK steering (twisted SMC with the same potential), implemented separately; null: the same test on mean "
+          "calibration against FK steering with the first variation frozen at the base."),
     Claim("beats_gradient_guidance",
           "Adding the reward gradient to the dynamics alone gives no guarantee on the sampled distribution; "
           "the weighted scheme targets it.",
@@ -37,7 +38,8 @@ CLAIMS = (
           "Particle guidance against the framework's proposal for the kernel-repulsion reward with the weights "
           "dropped (first variation at the unweighted batch), same seed; then the weighted scheme against the "
           "exact mean-field repulsion target.",
-          "Particle guidance written separately as its authors describe it; the repulsion fixed point on a grid."),
+          "Particle guidance written separately as its authors describe it; the repulsion fixed point on a grid; "
+          "null: the unguided sampler in the proposal's place."),
     Claim("protein_calibration",
           "On protein conformations the scheme steers a learned diffusion model's ensemble to a distribution-level "
           "target.",
@@ -142,6 +144,12 @@ def _guidance(result, method):
     return list(found.values()) if found else None
 
 
+def _identity_null(result, which):
+    """The identity_nulls section's largest gap for ``which`` ("pointwise", "batch"; None before it ran)."""
+    found = (result.get("identity_nulls") or {}).get(which)
+    return found["max_gap"] if found else None
+
+
 def _base_fit(result):
     p = result["protein"]
     ref = p["reference_mean_foldedness"]
@@ -182,7 +190,11 @@ RULES = {
                 Check("fk_means", "reference", "the means against FK steering (twisted SMC, written separately)",
                       lambda r: _tilt_gaps(r, ("mean x1", "mean x2")), Threshold(1e-9)),
                 Check("fk_w1", "reference", "W1 to the exact target against FK steering's",
-                      lambda r: _tilt_gaps(r, ("W1 to target",)), Threshold(1e-9)))),
+                      lambda r: _tilt_gaps(r, ("W1 to target",)), Threshold(1e-9)),
+                Check("non_pointwise", "null", "the same identity test on mean calibration (a reward whose first "
+                      "variation moves with the measure): the mean-field scheme against FK steering with that first "
+                      "variation frozen at the base, largest difference of means and W1",
+                      lambda r: _identity_null(r, "pointwise"), Threshold(1e-9)))),
     "beats_gradient_guidance": Rule(
         checks=(Check("ahead", "claim", "per scenario, paired over seeds 1-10: log(W1 of the mean-field scheme / W1 of "
                       "gradient guidance alone) to the exact target; closer in some scenario",
@@ -201,8 +213,11 @@ RULES = {
                       "separately) and the framework's unweighted repulsion proposal, one seed",
                       "batch_level.max_gap", Threshold(1e-5)),
                 Check("exact_target", "reference", "the weighted scheme's binned W1 to the exact mean-field repulsion "
-                      "target (fixed point on a grid), in Monte Carlo floors", _weighted_on_target, Threshold(1.5))),
-        reproduced=("identity", "exact_target")),
+                      "target (fixed point on a grid), in Monte Carlo floors", _weighted_on_target, Threshold(1.5)),
+                Check("unguided", "null", "the unguided sampler (the proposal without the reward's first variation, "
+                      "same seed and particles) in the framework proposal's place: largest particle difference from "
+                      "particle guidance", lambda r: _identity_null(r, "batch"), Threshold(1e-5))),
+        reproduced=("identity", "exact_target", "unguided")),
     "protein_calibration": Rule(
         checks=(Check("mean_on_target", "claim", "|steered mean foldedness − target| (the hard moment constraint sets "
                       "it by construction)", lambda r: abs(r["protein"]["steered_mean_foldedness"] - r["protein"]["target"]),

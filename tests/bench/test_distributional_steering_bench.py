@@ -247,3 +247,22 @@ def test_the_guidance_words_count_scenarios_ahead_and_behind_and_name_the_null()
     assert "The null, the unguided sampler in the scheme's place: calibration +" in detail and detail.endswith(
         "Seed 0: kept.")
     assert guidance_words(None, "Seed 0: kept.")[0] == ""
+
+
+def test_the_identity_nulls_differ_where_the_identity_cannot_hold():
+    from bench.distributional_steering_nulls import batch_null, pointwise_null
+    from core.common.claims import PARTLY
+    from core.distributional_steering.claims import RULES
+
+    point = pointwise_null(n_particles=200)
+    scheme, frozen = point["rows"].values()
+    assert point["max_gap"] == max(abs(scheme[k] - frozen[k]) for k in scheme) > 0.1
+    assert frozen["W1 to target"] > scheme["W1 to target"]          # the frozen tilt misses the calibrated target
+    batch = batch_null()
+    assert batch["max_gap"] > 0.1 and batch["n_particles"] == 500
+    # A null that passed the identity test would withhold reproduced.
+    doctored = {"batch_level": {"max_gap": 1e-7, "rows": [{"method": "mean-field particles", "binned W1": 0.1,
+                                                           "floor": 0.1}]},
+                "identity_nulls": {"batch": {"max_gap": 1e-7}}}
+    judged = RULES["batch_level_foundation"].evaluate(doctored)
+    assert judged.status == PARTLY and {c["name"]: c["holds"] for c in judged.controls}["unguided"] is False
