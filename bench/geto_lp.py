@@ -15,11 +15,14 @@
   ``ot.emd2``, so the gap to GETO-LP's optimum is exact.
 - The page: its first view (cold process, and after the shell's warm-up) next to an anchor.
 
+- The null of memory_and_speed (``--line-null``): the digits' masses on a line of 256 and 576 points
+  (d = 1, where GETO-LP has the classical variable count), GETO-LP against POT's LP in fresh processes.
 - Applications (``--applications``, bench/geto_lp_applications.py): 3-D volumes and colour palettes,
   GETO-LP against POT's LP barycenter and the Euclidean average, measured alone and merged in.
 
     python bench/geto_lp.py                  # writes bench/results/geto_lp.json and .md (about 10 minutes on 2 cores)
     python bench/geto_lp.py --applications   # only the applications section (about 8 minutes on 2 cores)
+    python bench/geto_lp.py --line-null      # only memory_and_speed's null, d = 1 (about 8 minutes)
 """
 
 from __future__ import annotations
@@ -58,6 +61,8 @@ def inputs(n: int, kind: str = "digits", seed: int = DENSE_SEED):
 
     if kind == "dense":   # every pixel carries mass: the hardest case for absolute solver tolerances
         return derive_rng(seed, n).random((len(DIGITS), n, n)) + 1e-3
+    if kind == "line":    # the same masses on a line of n * n points: d = 1, where GETO-LP has the classical count
+        return np.stack([digit_image(d, n).reshape(-1) for d in DIGITS])
     return np.stack([digit_image(d, n) for d in DIGITS])
 
 
@@ -256,6 +261,32 @@ def table(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+LINE_GRIDS = (16, 24)   # the null of memory_and_speed: N = 256 and 576 points on a line (d = 1)
+
+
+def line_null() -> dict:
+    """GETO-LP and POT's classical LP on the digits laid on a line (d = 1), one fresh process each: there GETO-LP's
+    M N n_1 + N variables are the classical M N^2 + N, so the mechanism predicts no memory saving."""
+    out = {}
+    for n in LINE_GRIDS:
+        print(f"line of {n * n}: GETO-LP and POT's LP ...", flush=True)
+        geto = in_subprocess({"method": "geto_lp", "n": n, "score": True, "inputs": "line"})
+        pot = in_subprocess({"method": "pot_lp", "n": n, "inputs": "line"})
+        out[str(n * n)] = {"N": n * n, "geto_lp": geto, "pot_lp": pot}
+    return out
+
+
+def measure_line_null() -> int:
+    """``--line-null``: measure that section alone, keep the rest of the stored results, re-derive verdicts."""
+    from bench.report import RESULTS
+
+    stored = json.loads((RESULTS / "geto_lp.json").read_text())
+    for derived in ("claims", "verdicts"):
+        stored.pop(derived, None)
+    stored["line_null"] = line_null()
+    return write_results("geto_lp", stored, table(stored), verdicts=verdicts)
+
+
 def measure_applications() -> int:
     """``--applications``: measure that section alone, keep the rest of the stored results, re-derive verdicts."""
     from bench.geto_lp_applications import applications
@@ -273,6 +304,8 @@ def measure_applications() -> int:
 def main() -> int:
     if "--applications" in sys.argv[1:]:
         return measure_applications()
+    if "--line-null" in sys.argv[1:]:
+        return measure_line_null()
     t0 = time.perf_counter()
     result = {"inputs": f"digits {DIGITS} upsampled, uniform weights, squared Euclidean, HiGHS interior point",
               "grids": grid_results(), "dense": dense_results(), "default_solve": default_solve(), "page": page()}
@@ -353,7 +386,7 @@ def describe(result: dict) -> dict:
         "Resident-memory rise and wall time against POT's classical LP in the same run, one run per solver in a "
         f"fresh process. Speed goal ≥ 10× at 16²: measured {speed_16:.1f}× on digits"
         + (f", and on dense random images {', '.join(f'{t:.1f}× at {g}' for g, t in fast.items())}" if fast else "")
-        + "." if mem else "This run compared with POT's LP on no grid.")
+        + "." + line_note(result.get("line_null")) if mem else "This run compared with POT's LP on no grid.")
     out["beats_entropic"] = (
         f"entropic gaps {min(entropic):+.1%} to {max(entropic):+.1%}" if entropic else "none ran",
         f"Every entropic barycenter, scored exactly with ot.emd2, against the exact optimum on every grid where it "
@@ -361,6 +394,18 @@ def describe(result: dict) -> dict:
         + "; the gap shrinks with the regularisation.")
     out["applications"] = applications_words(result.get("applications"))
     return out
+
+
+def line_note(section) -> str:
+    """memory_and_speed's null in words: the memory ratio on a line, where the variable counts are equal."""
+    if not section:
+        return ""
+    rows = [f"N = {k}: {r['pot_lp']['rss_rise_mb'] / max(r['geto_lp']['rss_rise_mb'], 1e-9):.1f}× "
+            f"({r['pot_lp']['rss_rise_mb']:.0f} against {r['geto_lp']['rss_rise_mb']:.0f} MB, "
+            f"{r['geto_lp'].get('n_variables', 0):,} variables each)" for k, r in section.items()
+            if "rss_rise_mb" in r["geto_lp"] and "rss_rise_mb" in r["pot_lp"]]
+    return (" The null, the same masses on a line (d = 1, where GETO-LP has the classical variable count): POT's "
+            "memory rise over GETO-LP's " + "; ".join(rows) + ".") if rows else ""
 
 
 def applications_words(section) -> tuple[str, str]:

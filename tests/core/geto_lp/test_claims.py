@@ -50,3 +50,21 @@ def test_a_biased_exact_solver_fails_the_entropic_claims_null(stored):
         row["rescoring_gap"] = 1e-4
     judged = RULES["beats_entropic"].evaluate(doctored)
     assert judged.status == PARTLY and _holds(judged, "exact_solver") is False
+
+
+def test_on_a_line_geto_has_the_classical_variable_count_and_the_same_optimum():
+    from bench.geto_lp import run_case
+
+    geto = run_case({"method": "geto_lp", "n": 4, "score": True, "inputs": "line"})
+    pot = run_case({"method": "pot_lp", "n": 4, "inputs": "line"})
+    assert geto["n_variables"] == pot["n_variables"] == 3 * 16 * 16 + 16
+    assert geto["emd2_objective"] == pytest.approx(pot["objective"], rel=1e-6)
+
+
+def test_a_memory_saving_on_a_line_too_would_fail_the_memory_claims_null(stored):
+    judged = RULES["memory_and_speed"].evaluate(stored | {"line_null": {"256": {
+        "geto_lp": {"rss_rise_mb": 100.0}, "pot_lp": {"rss_rise_mb": 120.0}}}})
+    assert _holds(judged, "one_dimensional") is True
+    judged = RULES["memory_and_speed"].evaluate(stored | {"line_null": {"256": {
+        "geto_lp": {"rss_rise_mb": 20.0}, "pot_lp": {"rss_rise_mb": 180.0}}}})
+    assert _holds(judged, "one_dimensional") is False and judged.status == PARTLY
