@@ -119,3 +119,25 @@ def test_unknown_design_is_named():
                                          "'shuffled', 'feedforward', 'pointer', 'pointer_feedforward', "
                                          "'pointer_shuffled'$"):
         load_pretrained("wobbly")
+
+
+def test_the_fixed_point_and_attention_rules_read_nulls_by_the_whole_claim_and_the_untrained_model_as_a_reference():
+    """On the stored results both claims are reproduced; a shuffled-target model that carried the answer, an unstable
+    design that settled, or a shuffled model with selective settled attention would each withhold it."""
+    import copy
+    import json
+
+    from core.common.claims import PARTLY, REPRODUCED, results_path
+    from core.looped_lm.claims import RULES
+
+    stored = json.loads(results_path("looped_lm").read_text())
+    fixed, attention = RULES["distinct_fixed_points"], RULES["attention_stabilises"]
+    assert fixed.evaluate(stored).status == attention.evaluate(stored).status == REPRODUCED
+    roles = {c.name: c.role for c in fixed.checks + attention.checks}
+    assert roles["untrained_converges"] == roles["untrained"] == "reference"
+    for doctor, rule in ((lambda d: d["controls"]["shuffled_targets"].update(carries_the_answer=True), fixed),
+                         (lambda d: d["designs"]["B2 additive pre"].update(converges=True), fixed),
+                         (lambda d: d["controls"]["shuffled_targets"].update(selective=True), attention)):
+        doctored = copy.deepcopy(stored)
+        doctor(doctored)
+        assert rule.evaluate(doctored).status == PARTLY
