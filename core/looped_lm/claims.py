@@ -33,11 +33,15 @@ CLAIMS = (
     Claim("stages_repeat",
           "Recurrent blocks learn stages of inference that mirror those of feedforward models, repeating them "
           "with each iteration.",
-          "Pointer chasing (8 nodes, 8 hops), where more loops resolve more hops: the hops the coda lens reads "
-          "right after each loop, the lens entropy and matrix entropy per loop, and CKA against a feedforward "
-          "model of matching depth (8 layers) trained on the same task.",
-          "An untrained block of the same design and the same block trained on shuffled targets (shipped as "
-          "\"pointer_shuffled\"): neither may resolve hops loop after loop."),
+          "Pointer chasing (8 nodes, 8 hops), where more loops resolve more hops, on a looped block of two layers "
+          "(4 loops on average: the depth of the 8-layer feedforward model trained on the same task): the hops "
+          "the coda lens reads right after each loop, the lens entropy and matrix entropy per loop, and CKA "
+          "against that feedforward model. The abstract's stages are those seen in feedforward LMs "
+          "(detokenisation, feature engineering, prediction ensembling, residual sharpening); ours are the "
+          "task's, one more hop resolved per depth, where stages can be counted.",
+          "Nulls: an untrained block of the same design and the same block trained on shuffled targets (shipped "
+          "as \"pointer_b2_shuffled\"): neither may resolve hops loop after loop; reference: the one-layer block "
+          "(\"pointer\") measured first."),
     Claim("design_shapes_stability",
           "Architectural choices (injection, norm placement, block size) decide whether cyclic fixed points and "
           "stages emerge and stay stable.",
@@ -99,16 +103,18 @@ RULES = {
                 Check("unstable_attention", "reference", f"{_UNSTABLE}: the attention change (its states do not reach "
                       "fixed points)", f"designs.{_UNSTABLE_KEY}.attention_change_loop32", Threshold(1e-2)))),
     "stages_repeat": Rule(
-        checks=(Check("repeats", "claim", "pointer chasing: the stored stage test (each loop adds hops until all are "
-                      "read, the feedforward model reads them layer by layer, the best-matching feedforward layer "
-                      "moves deeper)", "pointer_stages.stages_repeat", Flag("repeating stages loop after loop")),
+        checks=(Check("repeats", "claim", "pointer chasing, the shipped two-layer block: the stored stage test (each "
+                      "loop adds hops until all are read, the feedforward model reads them layer by layer, the "
+                      "best-matching feedforward layer moves deeper)", "pointer_stages_b2.stages_repeat",
+                      Flag("repeating stages loop after loop")),
+                Check("block", "part", "layers in that looped block (with one, the stages inside a loop cannot be "
+                      "seen)", "pointer_stages_b2.block_size", Threshold(1.0, "above")),
                 Check("untrained", "null", "an untrained block of the same design: the same stage test",
-                      "pointer_stages.untrained_repeats", Flag("repeating stages loop after loop")),
-                Check("shuffled", "null", "the block trained on shuffled targets: the same stage test",
-                      "pointer_stages.shuffled_repeats", Flag("repeating stages loop after loop")),
-                Check("block", "part", "layers in the looped block (with one, the stages inside a loop cannot be seen)",
-                      "pointer_stages.block_size", Threshold(1.0, "above"))),
-        partly=("repeats", "untrained", "shuffled")),
+                      "pointer_stages_b2.untrained_repeats", Flag("repeating stages loop after loop")),
+                Check("shuffled", "null", "the two-layer block trained on shuffled targets: the same stage test",
+                      "pointer_stages_b2.shuffled_repeats", Flag("repeating stages loop after loop")),
+                Check("one_layer_block", "reference", "the shipped one-layer block (the first measurement): the same "
+                      "stage test", "pointer_stages.stages_repeat", Flag("repeating stages loop after loop")))),
     "design_shapes_stability": Rule(
         checks=(Check("stable", "claim", "designs that learned modular chain (accuracy at 32 loops ≥ 0.9): a stable "
                       "cycle", lambda r: _learned(r, True), Some(Flag("with a stable cycle"))),

@@ -30,9 +30,13 @@ DESIGNS = {"stable": {"injection": "concat", "norm": "sandwich"}, "unstable": {"
 # matching depth (8 layers) for the stages of inference where loops are needed, and that block trained on
 # shuffled targets ("pointer_shuffled", the pointer claims' control: the same design, optimiser and steps, no task).
 POINTER = {"task": "pointer_chasing", "block": 1, "mean_recurrence": 8, "steps": 4000}
+# A block of two layers for the stages (the same depth per mean recurrence, 2 x 4 = 1 x 8, so the same
+# feedforward model of 8 layers matches it); and its shuffled-target control.
+POINTER_B2 = {**POINTER, "block": 2, "mean_recurrence": 4}
 SHIPPED = {**DESIGNS, "shuffled": {"shuffled": True}, "feedforward": {"feedforward": True},
            "pointer": POINTER, "pointer_feedforward": {**POINTER, "feedforward": True},
-           "pointer_shuffled": {**POINTER, "shuffled": True}}
+           "pointer_shuffled": {**POINTER, "shuffled": True},
+           "pointer_b2": POINTER_B2, "pointer_b2_shuffled": {**POINTER_B2, "shuffled": True}}
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ both trained with the default config on the default task; the stable design trai
 targets ("shuffled", the claim tests' control: the same architecture and optimiser, no task); the
 "feedforward" model of matching effective depth (B x mean recurrence distinct layers) for the stage
 comparison; the pointer-chasing pair ("pointer", a one-layer block, and "pointer_feedforward",
-8 distinct layers) for the stages where loops are needed; and "pointer_shuffled", the pointer block
+8 distinct layers) for the stages where loops are needed; "pointer_b2", a block of two layers looped 4 times
+on average (the same depth), and its control "pointer_b2_shuffled"; and "pointer_shuffled", the pointer block
 trained on shuffled targets (the pointer claims' control: same design, optimiser, steps and seed).
 Regenerate with
 
@@ -74,7 +75,7 @@ def load_pretrained(name: str) -> ShippedModel:
     ----------
     name : str
         One of "stable", "unstable", "shuffled", "feedforward", "pointer", "pointer_feedforward",
-        "pointer_shuffled".
+        "pointer_shuffled", "pointer_b2", "pointer_b2_shuffled".
 
     Returns
     -------

@@ -117,7 +117,7 @@ def test_a_live_pointer_run_needs_a_second_loop_and_holds_beyond_training():
 def test_unknown_design_is_named():
     with pytest.raises(ValueError, match="^name: 'wobbly' is not an option; allowed 'stable', 'unstable', "
                                          "'shuffled', 'feedforward', 'pointer', 'pointer_feedforward', "
-                                         "'pointer_shuffled'$"):
+                                         "'pointer_shuffled', 'pointer_b2', 'pointer_b2_shuffled'$"):
         load_pretrained("wobbly")
 
 

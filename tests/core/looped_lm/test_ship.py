@@ -28,7 +28,7 @@ def test_every_shipped_checkpoint_is_its_recipe_and_its_stored_accuracy_recomput
     np.testing.assert_allclose([again[k] for k in again], [stored[k] for k in again], atol=TOLERANCE)
 
 
-@pytest.mark.parametrize("name", ["pointer", "pointer_shuffled"])
+@pytest.mark.parametrize("name", ["pointer", "pointer_shuffled", "pointer_b2", "pointer_b2_shuffled"])
 def test_the_pointer_checkpoints_stored_hop_accuracy_recomputes(name):
     shipped = load_pretrained(name)
     stored = shipped.model.metadata["accuracy_by_hops"]
@@ -38,8 +38,9 @@ def test_the_pointer_checkpoints_stored_hop_accuracy_recomputes(name):
     np.testing.assert_allclose(again, np.array(stored["accuracy"])[rows], atol=TOLERANCE)
 
 
-def test_the_shuffled_pointer_control_learned_nothing_and_its_metadata_is_not_the_pointers():
-    pointer, control = load_pretrained("pointer"), load_pretrained("pointer_shuffled")
+@pytest.mark.parametrize("name", ["pointer", "pointer_b2"])
+def test_the_shuffled_pointer_control_learned_nothing_and_its_metadata_is_not_the_pointers(name):
+    pointer, control = load_pretrained(name), load_pretrained(f"{name}_shuffled")
     stored = control.model.metadata["accuracy_by_loops"]
     assert max(stored.values()) < 0.3                # near chance (1/8) at every loop count, on the true targets
     # Control of the recomputation: the trained pointer's weights do not reproduce the control's stored numbers.
