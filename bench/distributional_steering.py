@@ -70,7 +70,8 @@ from core.distributional_steering import (EntropyReward, GaussianMixtureBase, Me
 from core.distributional_steering.scenarios import (REWARDS, ScenarioConfig, batch_level, compare, run,  # noqa: E402
                                                     steer_foldedness)
 from core.distributional_steering.oracles import histogram_distance, monte_carlo_floor  # noqa: E402
-from bench.distributional_steering_guidance import guidance_seeds, guidance_words  # noqa: E402
+from bench.distributional_steering_guidance import STRENGTHS, guidance_seeds, guidance_words  # noqa: E402
+from core.distributional_steering.claims import CLOSED_FORM_ALPHA, familywise_bound  # noqa: E402
 from bench.distributional_steering_nulls import identity_nulls  # noqa: E402
 from core.distributional_steering.closed_forms import linear_tilt_grid, repulsion_potential  # noqa: E402
 from scipy.special import softmax  # noqa: E402
@@ -210,14 +211,6 @@ def whole_target_decision() -> dict:
             "families": whole_target(DECISION_SEEDS)}
 
 
-def familywise_bound(n_stats: int, alpha: float = FAMILYWISE_ALPHA) -> float:
-    """The |z| every one of ``n_stats`` two-sided tests must stay under for an exact sampler to pass
-    them all with probability at least ``1 - alpha``, however they correlate (Bonferroni)."""
-    if not (isinstance(n_stats, int) and n_stats >= 1):
-        raise ValueError(f"n_stats: {n_stats!r}; allowed integers >= 1")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha: {alpha!r}; allowed 0 < alpha < 1")
-    return float(norm.isf(alpha / (2 * n_stats)))
 
 
 def _z(values) -> dict:
@@ -298,7 +291,7 @@ def batch() -> dict:
 def baselines(n_particles: int = 1000) -> dict:
     out = {}
     for reward in REWARDS:
-        strength = {"calibration": 4.0, "moment": 0.5, "tilt": 1.0, "entropy": 1.0, "repulsion": 10.0}.get(reward, 0.0)
+        strength = STRENGTHS.get(reward, 0.0)
         out[reward] = compare(ScenarioConfig(reward=reward, strength=strength, n_particles=n_particles), seed=0).rows
     return out
 
@@ -605,12 +598,10 @@ def null_note(r: dict, which: str, text: str) -> str:
 
 def closed_form_z_note(cf: dict) -> str:
     """The calibrated reading of the closed-form cells: the largest pooled |z| against its Bonferroni bound."""
-    from core.distributional_steering.claims import CLOSED_FORM_ALPHA
-
     pooled = [(abs(z), f"{task} / {m}") for task, per in cf.items() for m, v in per.items() for z in v.get("pooled_z", [])]
     if not pooled:
         return ""
-    bound = float(norm.isf(CLOSED_FORM_ALPHA / (2 * len(pooled))))
+    bound = familywise_bound(len(pooled), CLOSED_FORM_ALPHA)
     worst, where = max(pooled)
     return (f"Mean signed errors over the seeds against an exact sampler's standard error at the same ESS (and the "
             f"reference sample's): largest |pooled z| {worst:.2f} ({where}) against the Bonferroni bound {bound:.2f} "

@@ -17,17 +17,16 @@ sampler in the scheme's place, judged by both parts together. Seed 0 stays the `
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from core.distributional_steering.claims import log_ratios
+from bench.report import interval_text
+from core.common.decisions import PairedT
+from core.distributional_steering.claims import MARGIN, log_ratios
 
 SEEDS = range(1, 11)
 N_PARTICLES = 1000
 STRENGTHS = {"calibration": 4.0, "moment": 0.5, "tilt": 1.0, "entropy": 1.0, "repulsion": 10.0}
 METHODS = ("mean-field particles", "gradient guidance only", "unguided")
-MARGIN = math.log(1.1)   # non-inferiority: at most 10 % farther from the target than gradient guidance
 
 
 def guidance_seeds(seeds=SEEDS, n_particles: int = N_PARTICLES) -> dict:
@@ -48,29 +47,19 @@ def guidance_seeds(seeds=SEEDS, n_particles: int = N_PARTICLES) -> dict:
     return out
 
 
-def _mean_ci(x) -> str:
-    from scipy import stats
-
-    x = np.asarray(x, dtype=float)
-    ci = stats.ttest_1samp(x, 0.0).confidence_interval(0.95)
-    return f"{x.mean():+.2f} [{ci.low:+.2f}, {ci.high:+.2f}]"
-
-
 def guidance_words(section: dict | None, single: str) -> tuple[str, str]:
     """beats_gradient_guidance's figure and detail; ``single`` is the one-seed reading kept from ``baselines``."""
     if not section:
         return "", "Not measured over seeds: python bench/distributional_steering.py --sections guidance_seeds. " + single
-    from scipy import stats
-
     rows, ahead, behind = [], [], []
     for reward, d in (log_ratios(section, "mean-field particles") or {}).items():
         s = section["scenarios"][reward]
-        ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
-        if ci.high < 0:
+        high = PairedT(0.0).decide(d).high   # the rule's interval
+        if high < 0:
             ahead.append(reward)
-        if ci.high >= MARGIN:
+        if high >= MARGIN:
             behind.append(reward)
-        rows.append(f"{reward} {_mean_ci(d)} (gradient guidance at {np.median(s['binned_over_floor']['gradient guidance only']):.2f}"
+        rows.append(f"{reward} {interval_text(d)} (gradient guidance at {np.median(s['binned_over_floor']['gradient guidance only']):.2f}"
                     f" floors, the scheme at {np.median(s['binned_over_floor']['mean-field particles']):.2f})")
     seeds = len(section["seeds"])
     figure = (f"closer than gradient guidance in {len(ahead)} of {len(rows)} scenarios over {seeds} paired seeds; "
@@ -80,6 +69,6 @@ def guidance_words(section: dict | None, single: str) -> tuple[str, str]:
               "with each method's median binned W1 in Monte Carlo floors: " + "; ".join(rows)
               + ". Where gradient guidance is itself near one floor the comparison cannot favour the scheme much. "
               "The null, the unguided sampler in the scheme's place: " + "; ".join(
-                  f"{reward} {_mean_ci(d)}" for reward, d in (log_ratios(section, "unguided") or {}).items())
+                  f"{reward} {interval_text(d)}" for reward, d in (log_ratios(section, "unguided") or {}).items())
               + ". " + single)
     return figure, detail

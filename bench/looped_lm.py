@@ -56,6 +56,7 @@ from core.common.progress import TqdmProgress  # noqa: E402
 from core.looped_lm import LIVE_POINTER, LoopedConfig, load_pretrained, make_task, run_with_cache, task_of, train  # noqa: E402
 from core.looped_lm.evidence import (carries_the_answer, converges, cycle_evidence, hops_added,  # noqa: E402
                                      selective, stages_repeat, untrained_like)
+from core.looped_lm.claims import UNSTABLE_DESIGN  # noqa: E402
 from core.looped_lm.pretrained import SCALING_LOOPS  # noqa: E402
 from core.looped_lm.stages import (feedforward_profile, hop_stages, looped_profile, profile_correlation)  # noqa: E402
 from core.looped_lm.training import accuracy_by_hops  # noqa: E402
@@ -66,8 +67,7 @@ DESIGNS = {BASE: {}, "B1 concat sandwich": dict(block=1), "B4 concat sandwich": 
            "B2 none sandwich": dict(injection="none"), "B2 concat pre": dict(norm="pre"),
            "B2 concat post": dict(norm="post"), "B2 concat loop": dict(norm="loop"),
            "B2 concat sandwich, mean 2 loops": dict(mean_recurrence=2)}
-UNSTABLE = "B2 additive pre"   # the distinct_fixed_points null (core.looped_lm.claims)
-SHIPPED_AS = {UNSTABLE: "unstable"}   # trained by python -m core.looped_lm.ship checkpoints, same config and seed
+SHIPPED_AS = {UNSTABLE_DESIGN: "unstable"}   # trained by python -m core.looped_lm.ship checkpoints, same config and seed
 FACTORS = {"injection": "injection", "norm": "norm placement", "block": "block size B",
            "mean_recurrence": "loop sampling (mean recurrence)"}
 JOBS = 4        # designs trained at once, one thread each (the speed ratio compares runs made side by side)
@@ -312,7 +312,7 @@ def main(argv=None) -> int:
         r["page"] = stored["page"]
         r.update(shipped_readings() if args.shipped else
                  {k: stored[k] for k in ("controls", "pointer_stages", "pointer_stages_b2", "chain_profile_correlation",
-                                         "feedforward_accuracy", "test_time_scaling") if k in stored})
+                                         "feedforward_accuracy", "test_time_scaling")})
     else:
         r.update({**shipped_readings(), "page": page_timings("../pages/looped_lm.py")})
     scaling = np.array(r["test_time_scaling"]["accuracy_by_hop"])
@@ -467,9 +467,9 @@ def describe(r: dict) -> dict:
         "A control that reaches distinct fixed points too makes convergence a property of the architecture (an "
         "injected, normalised block), not of training: the untrained model is a reference, and the shuffled-target "
         "model a null only for the whole claim (a cycle that carries the answer). The other null, the shipped "
-        f"unstable design ({UNSTABLE}), learned the task (accuracy at 32 loops "
-        f"{r['designs'][UNSTABLE]['accuracy_by_loops']['32']:.2f}) without settling: δ@32 "
-        f"{max(r['designs'][UNSTABLE]['delta_loop32']):.1e}, separation {r['designs'][UNSTABLE]['separation']:.3f}.")}
+        f"unstable design ({UNSTABLE_DESIGN}), learned the task (accuracy at 32 loops "
+        f"{r['designs'][UNSTABLE_DESIGN]['accuracy_by_loops']['32']:.2f}) without settling: δ@32 "
+        f"{max(r['designs'][UNSTABLE_DESIGN]['delta_loop32']):.1e}, separation {r['designs'][UNSTABLE_DESIGN]['separation']:.3f}.")}
     out["attention_stabilises"] = (
         f"attention change at loop 32 {s['attention_change_loop32']:.1e}, sharpness {s['attention_sharpness']:.2f}",
         f"Trained: attention changes by {s['attention_change_loop32']:.1e} between loops 32 and 33 and "
@@ -478,16 +478,12 @@ def describe(r: dict) -> dict:
                                  f"{c['attention_sharpness']:.2f}" for k, c in ctl.items()) + ". "
         "Attention that settles in a control follows its fixed points, which the architecture gives; a selective "
         "settled pattern (row entropy ≤ 0.8 of uniform) is what training adds. The shipped unstable design, whose "
-        f"states do not settle, still changes its attention by only {r['designs'][UNSTABLE]['attention_change_loop32']:.1e} "
+        f"states do not settle, still changes its attention by only {r['designs'][UNSTABLE_DESIGN]['attention_change_loop32']:.1e} "
         "at loop 32: the 1e-2 bound does not separate it, so it is a reference, not a null.")
-    two = r.get("pointer_stages_b2")
-    figure, detail = stages_words(two or r["pointer_stages"])
-    if two:
-        figure = "two-layer block: " + figure
-        detail += (" The one-layer block measured first (shipped \"pointer\", one layer, 8 loops on average): "
-                   + stages_words(r["pointer_stages"])[1])
-    out["stages_repeat"] = (figure, detail + (
-        " Taxonomy: the abstract's stages are those observed in feedforward LMs (detokenisation, feature "
+    figure, detail = stages_words(r["pointer_stages_b2"])
+    out["stages_repeat"] = ("two-layer block: " + figure, detail + (
+        " The one-layer block measured first (shipped \"pointer\", one layer, 8 loops on average): "
+        + stages_words(r["pointer_stages"])[1] + " Taxonomy: the abstract's stages are those observed in feedforward LMs (detokenisation, feature "
         "engineering, prediction ensembling, residual sharpening, read by the logit lens); ours are the task's, "
         "one more hop resolved per depth, read by the coda lens and matched to the feedforward layers by CKA: the "
         "same kind of reading where the stages can be counted, not that four-stage taxonomy itself. On modular "

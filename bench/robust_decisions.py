@@ -26,14 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import judged, write_results  # noqa: E402
+from bench.report import interval_text, judged, write_results  # noqa: E402
 from bench.timing import MAIN, median_of  # noqa: E402
 from bench.timing import page_timings as page_timings_of  # noqa: E402
 from core.common.progress import TqdmProgress  # noqa: E402
 from core.common.seeding import make_rng  # noqa: E402
 from core.common.results import result_to_dict  # noqa: E402
 import numpy as np  # noqa: E402
-from scipy import stats  # noqa: E402
 
 from core.robust_decisions import (ERROR_LAWS, POLICY_LABELS, RateConfig, grid_minimax,  # noqa: E402
                                    problem_for)
@@ -234,7 +233,7 @@ def table(result: dict) -> str:
     if result.get("versus_ric_h"):
         lines += ["", "| pricing law | policy | log(loss / RIC-h's) at the smallest η, mean [95%] | slope of that ratio "
                   "against log η, mean [95%] |", "|---|---|---|---|"]
-        lines += [f"| {law} | {POLICY_LABELS[p]} | {_mean_ci(v[p]['smallest'])} | {_mean_ci(v[p]['slopes'])} |"
+        lines += [f"| {law} | {POLICY_LABELS[p]} | {interval_text(v[p]['smallest'])} | {interval_text(v[p]['slopes'])} |"
                   for law, v in result["versus_ric_h"].items() for p in VERSUS]
     if result.get("searched_vs_three_point"):
         lines += ["", "| case | levels where the searched law is at least as bad as the three-point law for ε*(η) | "
@@ -309,14 +308,6 @@ def searched_note(result: dict) -> str:
                 for case, v in versus.items()) + ".")
 
 
-def _mean_ci(x) -> str:
-    x = np.asarray(x, dtype=float)
-    if x.size < 2:
-        return f"{x.size} value(s)"
-    ci = stats.ttest_1samp(x, 0.0).confidence_interval(0.95)
-    return f"{x.mean():+.2f} [{ci.low:+.2f}, {ci.high:+.2f}]"
-
-
 def versus_words(result: dict) -> tuple[str, str]:
     """The beats_ric_h claim's figure and detail: paired log loss ratios to RIC-h, per pricing law."""
     versus = result.get("versus_ric_h")
@@ -324,15 +315,15 @@ def versus_words(result: dict) -> tuple[str, str]:
         return "", "This results file predates the paired comparison with RIC-h."
     eta = next(iter(versus.values()))["eta"]
     figure = (f"log(loss at ε*(η) / RIC-h's) at η ≈ {eta:.2g}: " + ", ".join(
-        f"{law} {_mean_ci(v['robust_theory']['smallest'])}" for law, v in versus.items())
+        f"{law} {interval_text(v['robust_theory']['smallest'])}" for law, v in versus.items())
         + "; slope of that log ratio against log η: " + ", ".join(
-            f"{law} {_mean_ci(v['robust_theory']['slopes'])}" for law, v in versus.items()))
+            f"{law} {interval_text(v['robust_theory']['slopes'])}" for law, v in versus.items()))
     detail = (f"Posted pricing, the rate experiment's cells (seed {result['seed']}), each policy paired with RIC-h "
               "(our reading of Medina & Vassilvitskii's reserve-price rule) on the same predictions; mean and 95% t "
               f"interval over {next(iter(versus.values()))['replicates']} replicates. " + figure + ". Nulls in the "
               "robust policy's place, log ratio at the smallest η: following the prediction (ε = 0) " + ", ".join(
-                  f"{law} {_mean_ci(v['follow']['smallest'])}" for law, v in versus.items())
-              + "; a fixed ε = 0.3 " + ", ".join(f"{law} {_mean_ci(v['robust']['smallest'])}"
+                  f"{law} {interval_text(v['follow']['smallest'])}" for law, v in versus.items())
+              + "; a fixed ε = 0.3 " + ", ".join(f"{law} {interval_text(v['robust']['smallest'])}"
                                                  for law, v in versus.items())
               + ". The three-point law is built from ε*(η) to hurt the robust policy and is counted here: it can "
                 "only make the comparison harder.")

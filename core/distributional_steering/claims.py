@@ -65,11 +65,21 @@ def _last_block(result):
     families = dec["families"] if dec else rep["families"] if rep else result["whole_target"]
     whole = {k: v for k, v in families.items() if "pre-issue" not in k}
     n_stats = sum(2 * len(v["free"]) for v in whole.values())
-    bound = float(norm.isf(dec["alpha"] / (2 * n_stats))) if dec else 2.0
+    bound = familywise_bound(n_stats, dec["alpha"]) if dec else 2.0
     return families, whole, bound
 
 
 CLOSED_FORM_ALPHA = 0.05   # the closed-form cells' family-wise alpha (Bonferroni over their pooled z)
+
+
+def familywise_bound(n_stats: int, alpha: float = 0.05) -> float:
+    """The |z| every one of ``n_stats`` two-sided tests must stay under for an exact sampler to pass
+    them all with probability at least ``1 - alpha``, however they correlate (Bonferroni)."""
+    if not (isinstance(n_stats, int) and n_stats >= 1):
+        raise ValueError(f"n_stats: {n_stats!r}; allowed integers >= 1")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha: {alpha!r}; allowed 0 < alpha < 1")
+    return float(norm.isf(alpha / (2 * n_stats)))
 
 
 def _closed_form_z(result):
@@ -78,7 +88,7 @@ def _closed_form_z(result):
     pooled = [z for v in _cells(result) for z in v.get("pooled_z", [])]
     if not pooled:
         return None
-    bound = float(norm.isf(CLOSED_FORM_ALPHA / (2 * len(pooled))))
+    bound = familywise_bound(len(pooled), CLOSED_FORM_ALPHA)
     return [abs(z) / bound for z in pooled]
 
 
@@ -122,7 +132,7 @@ def _share_ahead(result):
     return sum(a < b for a, b in pairs) / len(pairs) if pairs else None
 
 
-_MARGIN = math.log(1.1)   # non-inferiority against gradient guidance: at most 10 % farther from the target
+MARGIN = math.log(1.1)   # non-inferiority against gradient guidance: at most 10 % farther from the target
 
 
 def log_ratios(section, method: str, against: str = "gradient guidance only") -> dict | None:
@@ -201,10 +211,10 @@ RULES = {
                       lambda r: _guidance(r, "mean-field particles"), Some(PairedT(0.0, "below"))),
                 Check("never_behind", "part", "the same log ratios: at most 10 % farther (upper end below log 1.1) in "
                       "every scenario", lambda r: _guidance(r, "mean-field particles"),
-                      Every(PairedT(_MARGIN, "below"))),
+                      Every(PairedT(MARGIN, "below"))),
                 Check("unguided", "null", "the unguided sampler in the scheme's place, by both parts together",
                       lambda r: (lambda g: None if g is None else (g, g))(_guidance(r, "unguided")),
-                      AllOf((Some(PairedT(0.0, "below")), Every(PairedT(_MARGIN, "below"))))),
+                      AllOf((Some(PairedT(0.0, "below")), Every(PairedT(MARGIN, "below"))))),
                 Check("seed_zero", "reference", "seed 0 alone (the baselines section, the page's table): share of "
                       "scenarios where the scheme's W1 is below gradient guidance's", _share_ahead,
                       Threshold(0.5, "above")))),

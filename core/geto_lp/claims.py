@@ -90,6 +90,13 @@ def _application_gap(result, application, key):
     return max(gaps) if gaps else None
 
 
+def memory_ratio(row) -> float | None:
+    """POT's LP's resident-memory rise over GETO-LP's in one stored row (None when either did not run)."""
+    if "rss_rise_mb" not in row["pot_lp"] or "rss_rise_mb" not in row["geto_lp"]:
+        return None
+    return row["pot_lp"]["rss_rise_mb"] / max(row["geto_lp"]["rss_rise_mb"], 1e-9)
+
+
 def _slope(result):
     grids = result["grids"].values()
     sizes = np.array([r["N"] for r in grids], dtype=float)
@@ -141,13 +148,11 @@ RULES = {
     "memory_and_speed": Rule(
         checks=(Check("lighter", "claim", "resident-memory rise of POT's classical LP over GETO-LP's, each grid "
                       "where both ran (at least 2×: a saving beyond two implementations' overheads)",
-                      lambda r: [g["pot_lp"]["rss_rise_mb"] / max(g["geto_lp"]["rss_rise_mb"], 1e-9)
-                                 for g in _compared(r).values()], Every(Threshold(2.0, "above"))),
+                      lambda r: [memory_ratio(g) for g in _compared(r).values()], Every(Threshold(2.0, "above"))),
                 Check("one_dimensional", "null", "the same masses on a line (d = 1, where GETO-LP's variable count is "
                       "the classical one): the same memory ratio, judged as the claim",
-                      lambda r: [g["pot_lp"]["rss_rise_mb"] / max(g["geto_lp"]["rss_rise_mb"], 1e-9)
-                                 for g in (r.get("line_null") or {}).values()
-                                 if "rss_rise_mb" in g["pot_lp"] and "rss_rise_mb" in g["geto_lp"]] or None,
+                      lambda r: [x for g in (r.get("line_null") or {}).values()
+                                 if (x := memory_ratio(g)) is not None] or None,
                       Every(Threshold(2.0, "above"))),
                 Check("speed_goal", "reference", "wall time of POT's classical LP over GETO-LP's at 16² on digits "
                       "(the speed goal: at least 10×)",

@@ -59,13 +59,13 @@ _CARRIES = "carrying the answer (the coda reads it off the last layer's fixed po
 _SELECTIVE = "selective (settled attention's row entropy ≤ 0.8 of uniform causal attention's)"
 
 
-_UNSTABLE_KEY = "B2 additive pre"   # shipped as "unstable": additive injection, pre-norm, the same training
+UNSTABLE_DESIGN = "B2 additive pre"   # shipped as "unstable": additive injection, pre-norm, the same training
 _UNSTABLE = "the shipped unstable design (B2 additive pre: additive injection, pre-norm) trained the same way"
 
 
-def _both(record, second):
-    """(converges, ``second``) of a design or control record."""
-    return record["converges"], record[second]
+def _both(record):
+    """(converges, carries the answer) of a design or control record."""
+    return record["converges"], record["carries_the_answer"]
 
 
 def _learned(result, stable: bool):
@@ -80,10 +80,10 @@ RULES = {
                 Check("carries_the_answer", "claim", "Huginn's design trained on modular chain: the answer read off "
                       "the cycle", f"{_BASE}.carries_the_answer", Flag(_CARRIES)),
                 Check("shuffled_targets", "null", f"{_CONTROLS['shuffled_targets']}: both tests together (it has no "
-                      "answer to carry)", lambda r: _both(r["controls"]["shuffled_targets"], "carries_the_answer"),
+                      "answer to carry)", lambda r: _both(r["controls"]["shuffled_targets"]),
                       AllOf((Flag(_CONVERGES), Flag(_CARRIES)))),
                 Check("unstable_design", "null", f"{_UNSTABLE}: both tests together (it learned the task, but its "
-                      "layers do not settle)", lambda r: _both(r["designs"][_UNSTABLE_KEY], "carries_the_answer"),
+                      "layers do not settle)", lambda r: _both(r["designs"][UNSTABLE_DESIGN]),
                       AllOf((Flag(_CONVERGES), Flag(_CARRIES)))),
                 *(Check(f"{k}_converges", "reference", f"{what}: the convergence test alone (architectural: the "
                         "abstract does not claim that training causes convergence)", f"controls.{k}.converges",
@@ -101,7 +101,7 @@ RULES = {
                       "too, onto near-uniform attention)", "controls.untrained.attention_change_loop32",
                       Threshold(1e-2)),
                 Check("unstable_attention", "reference", f"{_UNSTABLE}: the attention change (its states do not reach "
-                      "fixed points)", f"designs.{_UNSTABLE_KEY}.attention_change_loop32", Threshold(1e-2)))),
+                      "fixed points)", f"designs.{UNSTABLE_DESIGN}.attention_change_loop32", Threshold(1e-2)))),
     "stages_repeat": Rule(
         checks=(Check("repeats", "claim", "pointer chasing, the shipped two-layer block: the stored stage test (each "
                       "loop adds hops until all are read, the feedforward model reads them layer by layer, the "

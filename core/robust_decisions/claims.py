@@ -135,8 +135,7 @@ RULES = {
                 Check("fixed_ball", "null", "the robust policy with a fixed ε = 0.3 that does not shrink with η: log(its "
                       "loss / RIC-h's) at the smallest η, under any law", lambda r: _versus(r, "robust", "smallest"),
                       Some(PairedT(0.0, "below"))),
-                _cluster_bound),
-        reproduced=("lower_loss", "faster_rate", "no_ball", "fixed_ball")),
+                _cluster_bound)),
     "closed_form_policies": Rule(
         checks=(Check("closed_forms", "claim", "largest difference of the closed-form robust gap from a brute-force "
                       "grid minimax on random instances, in grid tolerances, every problem (ski rental under both "
