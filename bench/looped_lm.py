@@ -45,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from scipy import stats
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -56,7 +57,7 @@ from core.common.progress import TqdmProgress  # noqa: E402
 from core.looped_lm import LIVE_POINTER, LoopedConfig, load_pretrained, make_task, run_with_cache, task_of, train  # noqa: E402
 from core.looped_lm.evidence import (carries_the_answer, converges, cycle_evidence, hops_added,  # noqa: E402
                                      selective, stages_repeat, untrained_like)
-from core.looped_lm.claims import UNSTABLE_DESIGN  # noqa: E402
+from core.looped_lm.claims import STABILITY_ALPHA, UNSTABLE_DESIGN, stability_p, stability_test_size, stable_counts  # noqa: E402
 from core.looped_lm.pretrained import SCALING_LOOPS  # noqa: E402
 from core.looped_lm.stages import (feedforward_profile, hop_stages, looped_profile, profile_correlation)  # noqa: E402
 from core.looped_lm.training import accuracy_by_hops  # noqa: E402
@@ -101,21 +102,32 @@ def train_design(name: str) -> dict:
     return record
 
 
-# The sweep for bench/run.py (python -m bench.run looped_lm --grid full --engine ray): the design study as one
-# cell per design x seed, each trained from scratch (no shipped checkpoint), so a cluster can add the seeds
-# main() cannot afford here (it trains seed 0 only); "small" trains two designs for 40 steps, to try the runner.
-SWEEP_GRIDS = ("small", "full")
+# The sweep for bench/run.py: the design study as one cell per design x seed, each trained from scratch (no shipped
+# checkpoint). Seed 0 is the design study main() runs; seeds 1-4 of every design and Huginn's replicate seeds 5-9
+# are the grids "seed1" ... "seed4" and "replicate" (10 and 5 cells, each grid under 20 minutes here), which
+# --design-seeds reads into the results; "full" is all of them at once, for a cluster (python -m bench.run looped_lm
+# --grid full --engine ray); "small" trains two designs for 40 steps, to try the runner.
+SEEDS = (0, 1, 2, 3, 4)                 # every design's seeds for design_shapes_stability
+REPLICATE_SEEDS = (5, 6, 7, 8, 9)       # Huginn's design again: the rule's null (no factor changed)
+SEED_GRIDS = {**{f"seed{k}": (tuple(DESIGNS), (k,)) for k in SEEDS[1:]}, "replicate": ((BASE,), REPLICATE_SEEDS)}
+SWEEP_GRIDS = ("small", *SEED_GRIDS, "full")
+
+
+def _cells(names, seeds, steps=None) -> list:
+    from bench.run import Cell
+
+    return [Cell(f"{name}-seed{seed}".replace(" ", "_").replace(",", ""), {"design": name, "steps": steps}, seed)
+            for name in names for seed in seeds]
 
 
 def sweep(grid: str) -> list:
-    """Cells of the design study: ``small`` (2 designs, 40 steps, seed 0) or ``full`` (every design, seeds 0-2)."""
-    from bench.run import Cell
-
+    """Cells of the design study: ``small`` (2 designs, 40 steps, seed 0), ``seed1`` ... ``seed4`` (every design on
+    that seed), ``replicate`` (Huginn's design on seeds 5-9) or ``full`` (every design on seeds 0-4 and the replicate)."""
     if grid == "small":
-        return [Cell(f"{name}-seed0".replace(" ", "_").replace(",", ""), {"design": name, "steps": 40}, 0)
-                for name in (BASE, "B2 additive pre")]
-    return [Cell(f"{name}-seed{seed}".replace(" ", "_").replace(",", ""), {"design": name, "steps": None}, seed)
-            for name in DESIGNS for seed in (0, 1, 2)]
+        return _cells((BASE, UNSTABLE_DESIGN), (0,), steps=40)
+    if grid == "full":
+        return _cells(DESIGNS, SEEDS) + _cells((BASE,), REPLICATE_SEEDS)
+    return _cells(*SEED_GRIDS[grid])
 
 
 def run_cell(cell):
@@ -129,9 +141,42 @@ def run_cell(cell):
     t = time.perf_counter()
     result = train(config, seed=cell.seed)
     acc = {str(k): v for k, v in result.accuracy.items()}
-    values = {"accuracy_by_loops": acc, "learned": acc["32"] >= LEARNED,
+    values = {"design": cell.params["design"], "seed": cell.seed, "accuracy_by_loops": acc, "learned": acc["32"] >= LEARNED,
               **evidence_record(result.model, make_task(config.task))}
+    values["stable_cycle"] = values["learned"] and values["converges"]
     return CellOutput(values=values, measured={"train_seconds": time.perf_counter() - t})
+
+
+_PER_SEED = {"seeds": lambda r: r["seed"], "learned": lambda r: r["learned"], "stable_cycle": lambda r: r["stable_cycle"],
+             "converges": lambda r: r["converges"], "accuracy_loop32": lambda r: r["accuracy_by_loops"]["32"],
+             "delta_loop32": lambda r: max(r["delta_loop32"])}
+
+
+def _per_seed(records: list) -> dict:
+    """A design's cells (seed order) as the rule reads them: one entry per seed in each list."""
+    return {field: [read(r) for r in records] for field, read in _PER_SEED.items()}
+
+
+def _with_seed_zero(kept: dict, designs: dict) -> dict:
+    """Stored per-seed records with seed 0 (the first entry) re-read from the design study ``designs``."""
+    return {**kept, "designs": {n: {field: [read({**designs[n], "seed": 0})] + d[field][1:]
+                                    for field, read in _PER_SEED.items()} for n, d in kept["designs"].items()}}
+
+
+def design_seeds(designs: dict) -> dict:
+    """Every design on seeds 0-4 (seed 0 from ``designs``, the stored study; seeds 1-4 and Huginn's replicate seeds
+    from the sweep grids, run here where not yet finished)."""
+    from bench.run import sweep_values
+
+    cells = {}
+    for grid in SEED_GRIDS:
+        values, _ = sweep_values("looped_lm", grid)
+        cells.update({(v["design"], v["seed"]): v for v in values})
+    per_design = {name: _per_seed([{**designs[name], "seed": 0}] + [cells[(name, k)] for k in SEEDS[1:]])
+                  for name in DESIGNS}
+    return {"seeds": list(SEEDS), "replicate_seeds": list(REPLICATE_SEEDS), "designs": per_design,
+            "changed": {name: {FACTORS[k]: v for k, v in DESIGNS[name].items()} for name in DESIGNS},
+            "replicate": _per_seed([cells[(BASE, k)] for k in REPLICATE_SEEDS])}
 
 
 def design_study(names=None, jobs: int = JOBS, live: bool = True) -> tuple[dict, dict | None]:
@@ -271,6 +316,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="with --merge: design records written by --one, taken instead of training")
     parser.add_argument("--shipped", action="store_true",
                         help="with --merge: re-read the shipped checkpoints (controls, stages, scaling) as well")
+    parser.add_argument("--design-seeds", action="store_true",
+                        help="read every design on seeds 1-4 and Huginn's on 5-9 from the sweep grids (running the "
+                             "cells not yet finished: python -m bench.run looped_lm --grid seed1 ... replicate)")
     parser.add_argument("--verdicts", action="store_true",
                         help="re-derive the guidance, the table and the verdicts from the stored numbers, measuring nothing")
     return parser.parse_args(argv)
@@ -322,6 +370,10 @@ def main(argv=None) -> int:
         run["shipped_reread"] = True
     r["runs"] = (stored.get("runs", []) if args.merge else []) + [run]
     r["designs_not_measured"] = sorted(set(DESIGNS) - set(designs))
+    if args.design_seeds:
+        r["design_seeds"] = design_seeds(designs)
+    elif "design_seeds" in stored:    # seeds 1-9 kept; seed 0 is the design study's, perhaps just retrained
+        r["design_seeds"] = _with_seed_zero(stored["design_seeds"], designs)
     r["seconds"] = run["seconds"] = time.perf_counter() - t0
     base = designs[BASE]
     r["checks"] = {"base_design_learns_a_stable_cycle": base["stable_cycle"] and base["carries_the_answer"],
@@ -422,6 +474,50 @@ def alone_versus_combined(guidance_lines: list) -> str:
             f"cycle on a design that learned; {', '.join(combined[0]['unstable'])}, which changes two at once, does. ")
 
 
+def _seed_zero_words(r: dict) -> str:
+    """The seed-0 design study in words: which learned designs reached a stable cycle, which did not learn."""
+    learned = {n: d for n, d in r["designs"].items() if d["learned"]}
+    stable = sorted(n for n, d in learned.items() if d["stable_cycle"])
+    return (f"Seed 0 alone (the design study): stable {', '.join(stable) or 'none'}; learned without fixed points "
+            f"{', '.join(sorted(set(learned) - set(stable))) or 'none'}; did not learn "
+            f"{', '.join(sorted(set(r['designs']) - set(learned))) or 'none'}. " + alone_versus_combined(r["guidance"]))
+
+
+def design_words(r: dict) -> tuple[str, str]:
+    """design_shapes_stability's figure and detail: per design, stable cycles among learned seeds against Huginn's."""
+    seeds = r.get("design_seeds")
+    if not seeds:
+        return "", ("Not measured over seeds: python bench/looped_lm.py --merge --design-seeds (the grids seed1-seed4 "
+                    "and replicate of python -m bench.run looped_lm). " + _seed_zero_words(r))
+    parts, deciding = [], []
+    for name, d in seeds["designs"].items():
+        k, n = stable_counts(d)
+        p = stability_p(seeds["designs"][BASE], d) if name != BASE else None
+        changed = ", ".join(f"{f} {v}" for f, v in seeds["changed"][name].items()) or "Huginn's design"
+        if n:
+            low, high = stats.binomtest(k, n).proportion_ci(method="exact")
+            rate = f"stable on {k} of {n} learned seeds ([{low:.2f}, {high:.2f}])"
+        else:
+            rate = "learned on no seed (no reading)"
+        parts.append(f"{name} ({changed}): learned on {n} of {len(d['learned'])} seeds, {rate}"
+                     + ("" if p is None else f", p = {p:.3g}"))
+        if p is not None and p <= STABILITY_ALPHA:
+            deciding.append(f"{name} ({changed})")
+    k, n = stable_counts(seeds["replicate"])
+    p_null = stability_p(seeds["designs"][BASE], seeds["replicate"])
+    figure = (f"{len(deciding)} of {len(seeds['designs']) - 1} designs lose the stable cycle against Huginn's "
+              f"(Fisher, α = {STABILITY_ALPHA:.4f})" + (f": {'; '.join(deciding)}" if deciding else ""))
+    n_base = stable_counts(seeds["designs"][BASE])[1]
+    detail = (f"Seeds {', '.join(map(str, seeds['seeds']))}, each design trained on modular chain and counted on the "
+              f"seeds it learned (accuracy at 32 loops ≥ {r['learned_threshold']}): " + "; ".join(parts) + ". "
+              f"Null, Huginn's design on seeds {', '.join(map(str, seeds['replicate_seeds']))}: stable on {k} of {n} "
+              f"learned seeds, p = {p_null:.3g} against its seeds 0-4. The test is exact and conservative: with "
+              f"{n_base} against 5 learned seeds at α = {STABILITY_ALPHA:.4f} its false-positive rate is at most "
+              f"{stability_test_size(n_base, 5):.4f} (only an all-or-nothing split rejects), so a design that loses "
+              "the cycle on some seeds but not all goes undetected. " + _seed_zero_words(r))
+    return figure, detail
+
+
 def stages_words(p: dict) -> tuple[str, str]:
     """One pointer block's stage readings in words (figure, detail)."""
     one_per_loop = all(a == 1 for a in p["hops_added"][1:])
@@ -489,17 +585,7 @@ def describe(r: dict) -> dict:
         "same kind of reading where the stages can be counted, not that four-stage taxonomy itself. On modular "
         f"chain, solved in one loop, one loop's lens profile correlates {r['chain_profile_correlation']:.2f} with "
         "the feedforward model's."))
-    learned = {n: d for n, d in r["designs"].items() if d["learned"]}
-    stable = sorted(n for n, d in learned.items() if d["stable_cycle"])
-    unstable = sorted(set(learned) - set(stable))
-    excluded = sorted(set(r["designs"]) - set(learned))
-    out["design_shapes_stability"] = (
-        f"{len(stable)} of {len(learned)} learned designs reach a stable cycle",
-        f"Among designs that learned the task (accuracy at 32 loops ≥ {r['learned_threshold']}): stable "
-        f"{', '.join(stable) or 'none'}; learned without fixed points {', '.join(unstable) or 'none'}. "
-        f"Did not learn (excluded): {', '.join(excluded) or 'none'}. "
-        + alone_versus_combined(r["guidance"]) + "One seed per design, one task."
-        + (f" Not measured in this run: {', '.join(r['designs_not_measured'])}." if r.get("designs_not_measured") else ""))
+    out["design_shapes_stability"] = design_words(r)
     return out
 
 

@@ -66,7 +66,6 @@ def _same(a, b) -> bool:
 # measures nothing (material unavailable here, or no bench measures them yet). A claim that joins either list, or
 # leaves it, fails the test below.
 CANNOT_REACH_REPRODUCED = {
-    "looped_lm.design_shapes_stability",                                                # #61
     "uncertainty_shapley.learned_joint_structure",
 }
 NOT_MEASURED = {"kernel_conformal.effective_rank_rates",
