@@ -57,7 +57,8 @@ from core.common.progress import TqdmProgress  # noqa: E402
 from core.looped_lm import LIVE_POINTER, LoopedConfig, load_pretrained, make_task, run_with_cache, task_of, train  # noqa: E402
 from core.looped_lm.evidence import (carries_the_answer, converges, cycle_evidence, hops_added,  # noqa: E402
                                      selective, stages_repeat, untrained_like)
-from core.looped_lm.claims import STABILITY_ALPHA, UNSTABLE_DESIGN, stability_p, stability_test_size, stable_counts  # noqa: E402
+from core.looped_lm.claims import (FIRST_LOOK, SECOND_LOOK_ALPHA, STABILITY_ALPHA, UNSTABLE_DESIGN,  # noqa: E402
+                                   stability_p, stability_power, stability_test_size, stable_counts)
 from core.looped_lm.pretrained import SCALING_LOOPS  # noqa: E402
 from core.looped_lm.stages import (feedforward_profile, hop_stages, looped_profile, profile_correlation)  # noqa: E402
 from core.looped_lm.training import accuracy_by_hops  # noqa: E402
@@ -103,13 +104,17 @@ def train_design(name: str) -> dict:
 
 
 # The sweep for bench/run.py: the design study as one cell per design x seed, each trained from scratch (no shipped
-# checkpoint). Seed 0 is the design study main() runs; seeds 1-4 of every design and Huginn's replicate seeds 5-9
-# are the grids "seed1" ... "seed4" and "replicate" (10 and 5 cells, each grid under 20 minutes here), which
-# --design-seeds reads into the results; "full" is all of them at once, for a cluster (python -m bench.run looped_lm
-# --grid full --engine ray); "small" trains two designs for 40 steps, to try the runner.
-SEEDS = (0, 1, 2, 3, 4)                 # every design's seeds for design_shapes_stability
-REPLICATE_SEEDS = (5, 6, 7, 8, 9)       # Huginn's design again: the rule's null (no factor changed)
-SEED_GRIDS = {**{f"seed{k}": (tuple(DESIGNS), (k,)) for k in SEEDS[1:]}, "replicate": ((BASE,), REPLICATE_SEEDS)}
+# checkpoint). Seed 0 is the design study main() runs; the other seeds are grids of at most 10 cells (each under 20
+# minutes here): "seed1" ... "seed4" every design on that seed, "replicate" Huginn's design on seeds 5-9 (the first
+# look: seeds 0-4), "seed5" ... "seed9" every other design on that seed and "replicate2" Huginn's design on seeds
+# 10-19 (the second look's null), all read into the results by --design-seeds; "full" is all of them at once, for a
+# cluster (python -m bench.run looped_lm --grid full --engine ray); "small" trains two designs for 40 steps.
+SEEDS = tuple(range(10))                # every design's seeds for design_shapes_stability (the first look: 0-4)
+REPLICATE_SEEDS = tuple(range(10, 20))  # Huginn's design again: the rule's null (no factor changed)
+_OTHERS = tuple(n for n in DESIGNS if n != BASE)
+SEED_GRIDS = {**{f"seed{k}": (tuple(DESIGNS), (k,)) for k in SEEDS[1:FIRST_LOOK]},
+              "replicate": ((BASE,), SEEDS[FIRST_LOOK:]),
+              **{f"seed{k}": (_OTHERS, (k,)) for k in SEEDS[FIRST_LOOK:]}, "replicate2": ((BASE,), REPLICATE_SEEDS)}
 SWEEP_GRIDS = ("small", *SEED_GRIDS, "full")
 
 
@@ -121,8 +126,8 @@ def _cells(names, seeds, steps=None) -> list:
 
 
 def sweep(grid: str) -> list:
-    """Cells of the design study: ``small`` (2 designs, 40 steps, seed 0), ``seed1`` ... ``seed4`` (every design on
-    that seed), ``replicate`` (Huginn's design on seeds 5-9) or ``full`` (every design on seeds 0-4 and the replicate)."""
+    """Cells of the design study: ``small`` (2 designs, 40 steps, seed 0), one of ``SEED_GRIDS`` (the named designs on
+    the named seeds) or ``full`` (every design on seeds 0-9 and Huginn's on the replicate seeds 10-19)."""
     if grid == "small":
         return _cells((BASE, UNSTABLE_DESIGN), (0,), steps=40)
     if grid == "full":
@@ -164,8 +169,8 @@ def _with_seed_zero(kept: dict, designs: dict) -> dict:
 
 
 def design_seeds(designs: dict) -> dict:
-    """Every design on seeds 0-4 (seed 0 from ``designs``, the stored study; seeds 1-4 and Huginn's replicate seeds
-    from the sweep grids, run here where not yet finished)."""
+    """Every design on seeds 0-9 (seed 0 from ``designs``, the stored study; the others and Huginn's replicate seeds
+    10-19 from the sweep grids, run here where not yet finished)."""
     from bench.run import sweep_values
 
     cells = {}
@@ -483,38 +488,56 @@ def _seed_zero_words(r: dict) -> str:
             f"{', '.join(sorted(set(r['designs']) - set(learned))) or 'none'}. " + alone_versus_combined(r["guidance"]))
 
 
+def _design_reading(seeds: dict, name: str, cut=slice(None)) -> tuple[str, float | None]:
+    """One design in words (its changed factors, learned and stable seeds with an exact interval) and its p-value
+    against Huginn's design on the seeds ``cut`` (None for Huginn's design itself)."""
+    d = {k: v[cut] for k, v in seeds["designs"][name].items()}
+    k, n = stable_counts(d)
+    p = None if name == BASE else stability_p({k: v[cut] for k, v in seeds["designs"][BASE].items()}, d)
+    changed = ", ".join(f"{f} {v}" for f, v in seeds["changed"][name].items()) or "Huginn's design"
+    if n:
+        low, high = stats.binomtest(k, n).proportion_ci(method="exact")
+        rate = f"stable on {k} ([{low:.2f}, {high:.2f}])"
+    else:
+        rate = "no reading"
+    return (f"{name} ({changed}): learned on {n} of {len(d['learned'])}, {rate}"
+            + ("" if p is None else f", p = {p:.2g}")), p
+
+
 def design_words(r: dict) -> tuple[str, str]:
-    """design_shapes_stability's figure and detail: per design, stable cycles among learned seeds against Huginn's."""
+    """design_shapes_stability's figure and detail: per design, stable cycles among learned seeds against Huginn's,
+    at the second look (seeds 0-9) and the first (seeds 0-4)."""
     seeds = r.get("design_seeds")
     if not seeds:
-        return "", ("Not measured over seeds: python bench/looped_lm.py --merge --design-seeds (the grids seed1-seed4 "
-                    "and replicate of python -m bench.run looped_lm). " + _seed_zero_words(r))
-    parts, deciding = [], []
-    for name, d in seeds["designs"].items():
-        k, n = stable_counts(d)
-        p = stability_p(seeds["designs"][BASE], d) if name != BASE else None
-        changed = ", ".join(f"{f} {v}" for f, v in seeds["changed"][name].items()) or "Huginn's design"
-        if n:
-            low, high = stats.binomtest(k, n).proportion_ci(method="exact")
-            rate = f"stable on {k} of {n} learned seeds ([{low:.2f}, {high:.2f}])"
-        else:
-            rate = "learned on no seed (no reading)"
-        parts.append(f"{name} ({changed}): learned on {n} of {len(d['learned'])} seeds, {rate}"
-                     + ("" if p is None else f", p = {p:.3g}"))
-        if p is not None and p <= STABILITY_ALPHA:
-            deciding.append(f"{name} ({changed})")
+        return "", ("Not measured over seeds: python bench/looped_lm.py --merge --design-seeds (the grids of "
+                    "python -m bench.run looped_lm). " + _seed_zero_words(r))
+    second = {n: _design_reading(seeds, n) for n in seeds["designs"]}
+    first = {n: _design_reading(seeds, n, slice(0, FIRST_LOOK)) for n in seeds["designs"]}
+    deciding = [f"{n} ({', '.join(f'{f} {v}' for f, v in seeds['changed'][n].items())})"
+                for n, (_, p) in second.items() if p is not None and p <= SECOND_LOOK_ALPHA]
+    first_deciding = [n for n, (_, p) in first.items() if p is not None and p <= STABILITY_ALPHA]
     k, n = stable_counts(seeds["replicate"])
     p_null = stability_p(seeds["designs"][BASE], seeds["replicate"])
-    figure = (f"{len(deciding)} of {len(seeds['designs']) - 1} designs lose the stable cycle against Huginn's "
-              f"(Fisher, α = {STABILITY_ALPHA:.4f})" + (f": {'; '.join(deciding)}" if deciding else ""))
-    n_base = stable_counts(seeds["designs"][BASE])[1]
-    detail = (f"Seeds {', '.join(map(str, seeds['seeds']))}, each design trained on modular chain and counted on the "
-              f"seeds it learned (accuracy at 32 loops ≥ {r['learned_threshold']}): " + "; ".join(parts) + ". "
-              f"Null, Huginn's design on seeds {', '.join(map(str, seeds['replicate_seeds']))}: stable on {k} of {n} "
-              f"learned seeds, p = {p_null:.3g} against its seeds 0-4. The test is exact and conservative: with "
-              f"{n_base} against 5 learned seeds at α = {STABILITY_ALPHA:.4f} its false-positive rate is at most "
-              f"{stability_test_size(n_base, 5):.4f} (only an all-or-nothing split rejects), so a design that loses "
-              "the cycle on some seeds but not all goes undetected. " + _seed_zero_words(r))
+    base = seeds["designs"][BASE]
+    learn_rate = float(np.mean(base["learned"]))
+    figure = (f"{len(deciding)} of {len(seeds['designs']) - 1} designs lose the stable cycle against Huginn's over "
+              f"seeds 0-{len(base['learned']) - 1}" + (f": {'; '.join(deciding)}" if deciding else ""))
+    detail = (
+        f"Each design trained on modular chain on seeds 0-{len(base['learned']) - 1}, counted on the seeds it learned "
+        f"(accuracy at 32 loops ≥ {r['learned_threshold']}), its stable-cycle rate against Huginn's by a one-sided "
+        f"Fisher exact test at α = {SECOND_LOOK_ALPHA:.4f} (Bonferroni over 9 designs, less the first look's size): "
+        + "; ".join(t for t, _ in second.values()) + ". "
+        f"Null, Huginn's design on seeds {seeds['replicate_seeds'][0]}-{seeds['replicate_seeds'][-1]}: learned on "
+        f"{n} of {len(seeds['replicate']['learned'])}, stable on {k}, p = {p_null:.2g} against its seeds. "
+        f"First look (registered first, seeds 0-{FIRST_LOOK - 1}, α = {STABILITY_ALPHA:.4f}): "
+        f"{', '.join(first_deciding) or 'no design'} rejected; " + "; ".join(t for t, _ in first.values()) + ". "
+        f"It was underpowered: Huginn's design learns on {learn_rate:.0%} of seeds here, and with 5 seeds a "
+        f"design that never keeps the cycle is detected with chance {stability_power(FIRST_LOOK, 0.8, 1.0, alpha=STABILITY_ALPHA):.2f} "
+        f"(Huginn learning 80%), since only 5 stable of 5 against 0 of 5 rejects (the test's exact size under a "
+        f"common rate: {stability_test_size(FIRST_LOOK, FIRST_LOOK):.4f}); with 10 seeds that chance is "
+        f"{stability_power(10, 0.8, 1.0):.4f}, and {stability_power(10, 0.8, 0.9, stable_design=0.2):.2f} for a "
+        f"design that keeps it on 20% of seeds (size at 10 against 10: "
+        f"{stability_test_size(10, 10, SECOND_LOOK_ALPHA):.5f}). " + _seed_zero_words(r))
     return figure, detail
 
 

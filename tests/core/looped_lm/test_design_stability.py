@@ -1,4 +1,5 @@
-"""design_shapes_stability's test: a one-sided Fisher exact test per design against Huginn's, over seeds.
+"""design_shapes_stability's test: a one-sided Fisher exact test per design against Huginn's, over seeds, in two
+looks (seeds 0-4, registered first; seeds 0-9 at the level the first look left).
 
 Checked against the hypergeometric law (scipy.stats.hypergeom, written independently of fisher_exact), its
 size under the null computed exactly and by simulation (core.common.calibration), and the rule's four statuses
@@ -15,7 +16,8 @@ from scipy import stats
 from bench.looped_lm import BASE, DESIGNS, REPLICATE_SEEDS, SEEDS, SEED_GRIDS, _with_seed_zero, sweep
 from core.common.calibration import false_positive_rate
 from core.common.claims import NOT_REPRODUCED, NOT_TESTED, PARTLY, REPRODUCED
-from core.looped_lm.claims import RULES, STABILITY_ALPHA, stability_p, stability_test_size, stable_counts
+from core.looped_lm.claims import (FIRST_LOOK, RULES, SECOND_LOOK_ALPHA, STABILITY_ALPHA, stability_p, stability_power,
+                                   stability_test_size, stable_counts)
 
 
 def _record(stable, learned=None):
@@ -53,24 +55,41 @@ def test_the_test_is_conservative_and_says_by_how_much():
     assert fpr.interval[0] <= 0.5 ** 10 <= fpr.interval[1]
 
 
+def test_the_second_look_spends_what_the_first_left_and_has_the_power_the_first_lacked():
+    """The first look (5 seeds) can reject only 5 stable of 5 against 0 of 5, whatever the learned counts: its size is
+    1/1024, and the second look's level is the Bonferroni share less that. Power, closed form: with every seed of the
+    other design learned and never stable, the first look rejects only when Huginn's design learns on all 5 seeds."""
+    first_size = max(stability_test_size(n, m) for n in range(1, FIRST_LOOK + 1) for m in range(1, FIRST_LOOK + 1))
+    assert first_size == pytest.approx(0.5 ** 10) and SECOND_LOOK_ALPHA + first_size == pytest.approx(STABILITY_ALPHA)
+    assert stability_power(FIRST_LOOK, 0.8, 1.0, alpha=STABILITY_ALPHA) == pytest.approx(0.8 ** 5)
+    assert stability_power(10, 0.8, 1.0) > 0.999 and stability_power(10, 0.8, 1.0, stable_design=1.0) == 0.0
+    assert stability_test_size(10, 10, SECOND_LOOK_ALPHA) <= SECOND_LOOK_ALPHA
+
+
 def _result(designs=None, replicate=None):
-    seeds = {name: _record([1] * 5) for name in DESIGNS}
+    seeds = {name: _record([1] * 10) for name in DESIGNS}
     seeds.update(designs or {})
-    return {"design_seeds": {"designs": seeds, "replicate": replicate or _record([1] * 5)}}
+    return {"design_seeds": {"designs": seeds, "replicate": replicate or _record([1] * 10)}}
 
 
 def test_the_rule_reaches_each_status_on_doctored_seeds():
     rule = RULES["design_shapes_stability"]
-    loses = {"B2 additive pre": _record([0] * 5)}
+    loses = {"B2 additive pre": _record([0] * 10)}
     assert rule.evaluate(_result(loses)).status == REPRODUCED
-    assert rule.evaluate(_result(loses, replicate=_record([0] * 5))).status == PARTLY   # Huginn differs from itself
+    assert rule.evaluate(_result(loses, replicate=_record([0] * 10))).status == PARTLY   # Huginn differs from itself
     assert rule.evaluate(_result()).status == NOT_REPRODUCED
-    assert rule.evaluate(_result({"B2 additive pre": _record([0, 0, 0, 0, 1])})).status == NOT_REPRODUCED
+    assert rule.evaluate(_result({"B2 additive pre": _record([0] * 5 + [1] * 5)})).status == NOT_REPRODUCED
     assert rule.evaluate({"designs": {}}).status == NOT_TESTED
+    # Huginn's design learning on 4 of its first 5 seeds: the first look cannot reject, the second look does.
+    base = {"B2 concat sandwich": _record([1] * 10, learned=[True] * 4 + [False] + [True] * 5), **loses}
+    judged = rule.evaluate(_result(base))
+    passed = {c["name"]: c["passed"] for c in judged.decision["checks"] + judged.controls}
+    assert passed["first_look"] is False and passed["some_design_decides"] is True and judged.status == REPRODUCED
 
 
 def test_the_bonferroni_family_is_the_bench_designs_and_the_grids_cover_every_design_and_seed_once():
     assert STABILITY_ALPHA == pytest.approx(0.05 / (len(DESIGNS) - 1))
+    assert all(len(sweep(grid)) <= 10 for grid in SEED_GRIDS)        # a grid runs in under 20 minutes here
     cells = [(c.params["design"], c.seed) for grid in SEED_GRIDS for c in sweep(grid)]
     expected = [(n, s) for n in DESIGNS for s in SEEDS[1:]] + [(BASE, s) for s in REPLICATE_SEEDS]
     assert sorted(cells) == sorted(expected) and len(set(cells)) == len(cells)
