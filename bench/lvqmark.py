@@ -2,6 +2,8 @@
 
     python bench/lvqmark.py              # measure (about 10-15 minutes on 2 busy cores; needs the shipped assets)
     python bench/lvqmark.py --verdicts   # re-derive the verdicts from the stored numbers
+    python bench/lvqmark.py --calibration   # the detector's z-tests on clean series (bench/lvqmark_calibration.py),
+                                            # merged into the stored results (about 5 minutes)
 
 For every dataset, encoder (local L-VQVAE, global attention), attack and strength (0.05, 0.3): TPR and
 FPR at FPR 1e-3 on chunks of 1000 windows (the reference's sample size) against the clean-calibrated
@@ -13,6 +15,7 @@ ratio of median times in one run. Writes bench/results/lvqmark.json and .md.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -22,7 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import judged, rederive_verdicts, write_results  # noqa: E402
+from bench.lvqmark_calibration import calibration_words  # noqa: E402
+from bench.report import RESULTS, judged, rederive_verdicts, write_results  # noqa: E402
 
 KEY = "lvqmark"
 COMMAND = "python bench/lvqmark.py"
@@ -159,7 +163,7 @@ def describe(result: dict) -> dict:
         f"Global system: Δμ₀ significantly > 0 in {len(up)} and < 0 in {len(down)} of {len(g)} "
         f"(dataset, attack, strength) conditions (paired 95% intervals); FPR at the clean threshold "
         f"significantly above 1% in {len(fpr_bad)}: {', '.join(fpr_bad[:6]) or 'none'}. The clean rows' Δμ₀ is 0 by "
-        "construction.")
+        "construction. " + calibration_words(result.get("calibration")))
     pairs = [(abs(d["drift"][i]), abs(result["detection"][ds]["global"]["drift"][i]), d["fpr"][i],
               result["detection"][ds]["global"]["fpr"][i]) for ds, row, i, d in _conditions(result, "local")]
     smaller = np.mean([a < b for a, b, _, _ in pairs])
@@ -171,7 +175,7 @@ def describe(result: dict) -> dict:
         f"{fpr_g:.3f} (target 0.001). The local system's null drifts too, in both directions (crop 0.3 "
         "and strong offsets raise it on every dataset): locality of the tokens did not carry over to "
         "a stable null after robust re-encoding. Small models (K = 32, T = 24, about a minute of "
-        "training each): a narrower setting than the paper's.")
+        "training each): a narrower setting than the paper's. " + calibration_words(result.get("calibration")))
     lc = list(_conditions(result, "local"))
     clean = {ds: by["local"]["tpr"][0] for ds, by in result["detection"].items()}
     held = np.mean([d["tpr"][i] >= 0.8 for ds, row, i, d in lc])
@@ -222,6 +226,12 @@ def main() -> int:
 
     if "--verdicts" in sys.argv[1:]:
         return rederive_verdicts(KEY, table, verdicts)
+    if "--calibration" in sys.argv[1:]:
+        from bench.lvqmark_calibration import calibration
+
+        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
+        stored["calibration"] = calibration(DATASETS, ENCODERS)
+        return write_results(KEY, stored, table(stored), verdicts=verdicts)
     t0 = time.perf_counter()
     result = {"detection": {}, "locality": {}, "quality": {}}
     for ds in DATASETS:
