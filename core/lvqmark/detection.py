@@ -4,7 +4,8 @@
 for calibration (delta = 0: gives mu_0, sigma_0 on clean series) and non-watermarked for scoring
 (split-half, as the reference's null row). Each set is attacked, re-encoded by the robust encoder,
 and scored: the null drift Δμ₀ = mean g(attacked NoWM) - mean g(clean NoWM) on the same windows
-(a paired 95% interval), the empirical z of disjoint chunks against the *clean* null, and the share
+(a paired 95% interval), the empirical z of disjoint chunks against the *clean* null (its standard
+error counting the null's own: a two-sample z, :func:`core.lvqmark.watermark.chunk_z`), and the share
 of chunks above Φ⁻¹(1 - 1e-3) for watermarked (TPR) and non-watermarked (FPR) series, with Wilson
 intervals over chunks.
 """

@@ -4,6 +4,7 @@ prior, robust encoder; safetensors float16 + JSON), and the page's first view (`
 
     python -m core.lvqmark.ship              # every dataset (a few minutes on 2 cores)
     python -m core.lvqmark.ship energy       # one
+    python -m core.lvqmark.ship --views      # the first views only, recomputed from the shipped checkpoints
 """
 
 from __future__ import annotations
@@ -60,6 +61,16 @@ def view_arrays(dataset: str, seed: int = SEED) -> dict:
     return {"arrays": arrays, "quality": quality}
 
 
+def write_views(datasets=DATASETS, seed: int = SEED) -> list:
+    """Recompute the first views (detection rows, locality maps, examples) from the shipped checkpoints, training
+    nothing; ``quality.json`` is left as shipped."""
+    written = []
+    for dataset in datasets:
+        np.savez_compressed(view_path(dataset), **view_arrays(dataset, seed)["arrays"])
+        written.append(view_path(dataset))
+    return written
+
+
 def write_assets(datasets=DATASETS, seed: int = SEED) -> list:
     from core.lvqmark.store import save_watermarker, system_dir
 
@@ -80,4 +91,5 @@ def write_assets(datasets=DATASETS, seed: int = SEED) -> list:
 
 
 if __name__ == "__main__":
-    print("wrote", *write_assets(tuple(sys.argv[1:]) or DATASETS))
+    names = tuple(a for a in sys.argv[1:] if a != "--views") or DATASETS
+    print("wrote", *(write_views(names) if "--views" in sys.argv[1:] else write_assets(names)))

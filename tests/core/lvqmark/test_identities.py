@@ -46,11 +46,14 @@ def test_green_counts_skip_the_warm_up_and_follow_the_alternation():
         green_counts(np.full((1, 6), 8), 8, key=3)
 
 
-def test_the_empirical_z_of_chunks_is_the_mean_shift_over_the_standard_error():
+def test_the_empirical_z_of_chunks_is_the_mean_shift_over_the_standard_error_of_a_difference_of_means():
+    """Two independent means, the chunk's (100 windows) and the null's (400): variance sigma^2 (1/100 + 1/400);
+    TimeWak's z keeps only the chunk's term."""
     g = np.random.default_rng(1).uniform(0, 1, 1000)
-    null = EmpiricalNull(0.5, 0.2, 100)
-    z = chunk_z(g, null, 100)
-    np.testing.assert_allclose(z, (g.reshape(10, 100).mean(1) - 0.5) / 0.02)
+    null = EmpiricalNull(0.5, 0.2, 400)
+    shift = g.reshape(10, 100).mean(1) - 0.5
+    np.testing.assert_allclose(chunk_z(g, null, 100), shift / (0.2 * np.sqrt(1 / 100 + 1 / 400)))
+    np.testing.assert_allclose(chunk_z(g, null, 100, count_null_error=False), shift / 0.02)
 
 
 def test_the_wilson_interval_matches_statsmodels():
