@@ -520,15 +520,18 @@ def design_words(r: dict) -> tuple[str, str]:
     p_null = stability_p(seeds["designs"][BASE], seeds["replicate"])
     base = seeds["designs"][BASE]
     learn_rate = float(np.mean(base["learned"]))
+    alone = [n for n, (_, p) in second.items() if p is not None and p <= SECOND_LOOK_ALPHA
+             and len(seeds["changed"][n]) == 1]
     figure = (f"{len(deciding)} of {len(seeds['designs']) - 1} designs lose the stable cycle against Huginn's over "
-              f"seeds 0-{len(base['learned']) - 1}" + (f": {'; '.join(deciding)}" if deciding else ""))
+              f"seeds 0-{len(base['learned']) - 1}" + (f": {'; '.join(deciding)}" if deciding else "")
+              + ("" if alone or not deciding else "; no factor changed alone does"))
     detail = (
         f"Each design trained on modular chain on seeds 0-{len(base['learned']) - 1}, counted on the seeds it learned "
         f"(accuracy at 32 loops ≥ {r['learned_threshold']}), its stable-cycle rate against Huginn's by a one-sided "
         f"Fisher exact test at α = {SECOND_LOOK_ALPHA:.4f} (Bonferroni over 9 designs, less the first look's size): "
         + "; ".join(t for t, _ in second.values()) + ". "
         f"Null, Huginn's design on seeds {seeds['replicate_seeds'][0]}-{seeds['replicate_seeds'][-1]}: learned on "
-        f"{n} of {len(seeds['replicate']['learned'])}, stable on {k}, p = {p_null:.2g} against its seeds. "
+        f"{n} of {len(seeds['replicate']['learned'])}, stable on {k}, p = {p_null:.2g} against its seeds 0-{len(base['learned']) - 1}. "
         f"First look (registered first, seeds 0-{FIRST_LOOK - 1}, α = {STABILITY_ALPHA:.4f}): "
         f"{', '.join(first_deciding) or 'no design'} rejected; " + "; ".join(t for t, _ in first.values()) + ". "
         f"It was underpowered: Huginn's design learns on {learn_rate:.0%} of seeds here, and with 5 seeds a "
@@ -537,7 +540,9 @@ def design_words(r: dict) -> tuple[str, str]:
         f"common rate: {stability_test_size(FIRST_LOOK, FIRST_LOOK):.4f}); with 10 seeds that chance is "
         f"{stability_power(10, 0.8, 1.0):.4f}, and {stability_power(10, 0.8, 0.9, stable_design=0.2):.2f} for a "
         f"design that keeps it on 20% of seeds (size at 10 against 10: "
-        f"{stability_test_size(10, 10, SECOND_LOOK_ALPHA):.5f}). " + _seed_zero_words(r))
+        f"{stability_test_size(10, 10, SECOND_LOOK_ALPHA):.5f}). Cells: python -m bench.run looped_lm --grid seed1 "
+        "... seed9, replicate, replicate2; read by python bench/looped_lm.py --merge --design-seeds. "
+        + _seed_zero_words(r))
     return figure, detail
 
 
