@@ -105,7 +105,8 @@ def calibration_words(section: dict | None) -> str:
     if not section:
         return "The detector's calibration on clean series is not measured (python bench/lvqmark.py --calibration). "
     parts = []
-    for test, label in (("as_used", "the empirical z as used"), ("two_sample", "with μ₀'s own error counted"),
+    for test, label in (("as_used", "TimeWak's empirical z (μ₀'s own error ignored)"),
+                        ("two_sample", "the two-sample z, μ₀'s error counted (the detector's z)"),
                         ("analytic", "Kirchenbauer's analytic z")):
         rates = [row for by in section.values() for e in by.values() for row in e["tests"][test]
                  if row["alpha"] == min(ALPHAS)]
