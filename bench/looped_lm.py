@@ -58,7 +58,7 @@ from core.looped_lm import LIVE_POINTER, LoopedConfig, load_pretrained, make_tas
 from core.looped_lm.evidence import (carries_the_answer, converges, cycle_evidence, hops_added,  # noqa: E402
                                      selective, stages_repeat, untrained_like)
 from core.looped_lm.claims import (FIRST_LOOK, SECOND_LOOK_ALPHA, STABILITY_ALPHA, UNSTABLE_DESIGN,  # noqa: E402
-                                   stability_p, stability_power, stability_test_size, stable_counts)
+                                   on_seeds, stability_p, stability_power, stability_test_size, stable_counts)
 from core.looped_lm.pretrained import SCALING_LOOPS  # noqa: E402
 from core.looped_lm.stages import (feedforward_profile, hop_stages, looped_profile, profile_correlation)  # noqa: E402
 from core.looped_lm.training import accuracy_by_hops  # noqa: E402
@@ -322,8 +322,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--shipped", action="store_true",
                         help="with --merge: re-read the shipped checkpoints (controls, stages, scaling) as well")
     parser.add_argument("--design-seeds", action="store_true",
-                        help="read every design on seeds 1-4 and Huginn's on 5-9 from the sweep grids (running the "
-                             "cells not yet finished: python -m bench.run looped_lm --grid seed1 ... replicate)")
+                        help="read every design on seeds 1-9 and Huginn's on 10-19 from the sweep grids (running "
+                             "the cells not yet finished: python -m bench.run looped_lm --grid seed1 ... replicate2)")
     parser.add_argument("--verdicts", action="store_true",
                         help="re-derive the guidance, the table and the verdicts from the stored numbers, measuring nothing")
     return parser.parse_args(argv)
@@ -491,9 +491,9 @@ def _seed_zero_words(r: dict) -> str:
 def _design_reading(seeds: dict, name: str, cut=slice(None)) -> tuple[str, float | None]:
     """One design in words (its changed factors, learned and stable seeds with an exact interval) and its p-value
     against Huginn's design on the seeds ``cut`` (None for Huginn's design itself)."""
-    d = {k: v[cut] for k, v in seeds["designs"][name].items()}
+    d = on_seeds(seeds["designs"][name], cut)
     k, n = stable_counts(d)
-    p = None if name == BASE else stability_p({k: v[cut] for k, v in seeds["designs"][BASE].items()}, d)
+    p = None if name == BASE else stability_p(on_seeds(seeds["designs"][BASE], cut), d)
     changed = ", ".join(f"{f} {v}" for f, v in seeds["changed"][name].items()) or "Huginn's design"
     if n:
         low, high = stats.binomtest(k, n).proportion_ci(method="exact")

@@ -142,7 +142,8 @@ def _before_words(before: dict | None) -> str:
     if not before:
         return ""
     return (f"Before the detector counted μ₀'s own error (TimeWak's z, run of {before['measured_at']}): mean FPR at the "
-            f"clean threshold local {before['mean_fpr_local']:.3f}, global {before['mean_fpr_global']:.3f}. ")
+            f"clean threshold local {before['mean_fpr_local']:.3f}, global {before['mean_fpr_global']:.3f} "
+            f"({before['source']}). ")
 
 
 def describe(result: dict) -> dict:
@@ -229,6 +230,11 @@ def describe(result: dict) -> dict:
 verdicts = judged(KEY, describe, COMMAND)
 
 
+def _stored() -> dict:
+    path = RESULTS / f"{KEY}.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
 def main() -> int:
     from core.lvqmark import DATASETS
 
@@ -237,7 +243,7 @@ def main() -> int:
     if "--calibration" in sys.argv[1:]:
         from bench.lvqmark_calibration import calibration
 
-        stored = json.loads((RESULTS / f"{KEY}.json").read_text())
+        stored = _stored()
         stored["calibration"] = calibration(DATASETS, ENCODERS)
         return write_results(KEY, stored, table(stored), verdicts=verdicts)
     t0 = time.perf_counter()
@@ -251,8 +257,7 @@ def main() -> int:
     result["scale"] = {"n_windows": N_WINDOWS, "chunk": CHUNK, "strengths": list(STRENGTHS), "delta": 4.0,
                        "key": 12345, "window": 24, "codebook": 32}
     result["wall_s"] = time.perf_counter() - t0
-    stored = json.loads((RESULTS / f"{KEY}.json").read_text()) if (RESULTS / f"{KEY}.json").is_file() else {}
-    # measured apart (--calibration), and the figures from before the detector's two-sample z, kept as evidence
+    stored = _stored()   # measured apart (--calibration), and the figures from before the two-sample z: evidence
     result.update({k: stored[k] for k in ("calibration", "before_two_sample_z") if k in stored})
     return write_results(KEY, result, table(result), verdicts=verdicts)
 
