@@ -1,6 +1,6 @@
 """lvqmark benchmark: detection power and null drift under every attack, local against global re-encoding.
 
-    python bench/lvqmark.py              # measure (about 5 minutes on a quiet machine; needs the shipped assets)
+    python bench/lvqmark.py              # measure (about 8 minutes on a quiet machine; needs the shipped assets)
     python bench/lvqmark.py --verdicts   # re-derive the verdicts from the stored numbers
     python bench/lvqmark.py --calibration   # the detector's z-tests on clean series (bench/lvqmark_calibration.py),
                                             # merged into the stored results (about 5 minutes)
