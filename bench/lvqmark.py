@@ -4,6 +4,8 @@
     python bench/lvqmark.py --verdicts   # re-derive the verdicts from the stored numbers
     python bench/lvqmark.py --calibration   # the detector's z-tests on clean series (bench/lvqmark_calibration.py),
                                             # merged into the stored results (about 5 minutes)
+    python -m bench.run lvqmark --grid window   # systems retrained at T = 24, 48, 96 (12 cells, 1-3 min each)
+    python bench/lvqmark.py --window-trend      # reads those cells (running any not finished) into the results
 
 For every dataset, encoder (local L-VQVAE, global attention), attack and strength (0.05, 0.3): TPR and
 FPR at FPR 1e-3 on chunks of 1000 windows (the reference's sample size) against the clean-calibrated
@@ -121,6 +123,74 @@ def speed() -> dict:
             runs.append(time.perf_counter() - t)
         times[encoder] = float(np.median(runs))
     return {"robust_reencode_4000_windows_s": times, "ratio_local_over_global": times["local"] / times["global"]}
+
+
+SWEEP_GRIDS = ("small", "window")
+WINDOWS = (24, 48, 96)            # the trend's scales: steps per window T (11, 23, 47 tokens)
+TREND_DATASETS = ("energy", "ett")   # the two longest series
+
+
+def sweep(grid: str) -> list:
+    """Cells of the window-length trend: each (dataset, T, encoder) trained from scratch and measured under every
+    attack; ``small``: one cell (finance, T = 24, local, 20 steps per stage, 200 windows)."""
+    from bench.run import Cell
+    from core.lvqmark.ship import SEED
+
+    if grid == "small":
+        return [Cell("finance-T24-local", {"dataset": "finance", "window": 24, "encoder": "local", "steps": 20,
+                                           "n_windows": 200, "chunk": 100}, SEED)]
+    if grid != "window":
+        raise ValueError(f"grid: {grid!r} is not a grid of lvqmark; allowed {', '.join(SWEEP_GRIDS)}")
+    return [Cell(f"{ds}-T{T}-{enc}", {"dataset": ds, "window": T, "encoder": enc, "steps": None,
+                                       "n_windows": N_WINDOWS, "chunk": CHUNK}, SEED)
+            for ds in TREND_DATASETS for T in WINDOWS for enc in ENCODERS]
+
+
+def run_cell(cell):
+    """One system trained at window length T and measured as the bench measures the shipped ones: Δμ₀ and FPR at
+    the clean threshold under every attack and strength, and the tokenizer's locality on 20 test windows."""
+    import torch
+
+    from bench.run import CellOutput
+    from core.lvqmark import ATTACKS, DetectConfig, detect, load_series, locality_map, make_windows
+    from core.lvqmark.ship import train_system
+
+    torch.set_num_threads(1)
+    p = cell.params
+    t = time.perf_counter()
+    system = train_system(p["dataset"], p["encoder"], cell.seed, window=p["window"], steps=p["steps"])
+    trained = time.perf_counter() - t
+    d = detect(system, DetectConfig(n_windows=p["n_windows"], chunk=p["chunk"]), ATTACKS[1:], STRENGTHS, seed=0)
+    test = make_windows(load_series(p["dataset"]), window=p["window"]).test[:20]
+    maps = [locality_map(system.tokenizer, x) for x in test]
+    values = {**p, "rows": [f"{a}@{s:g}" for a, s in zip(d.attacks, d.strengths)],
+              **{k: getattr(d, k).tolist() for k in ("drift", "drift_low", "drift_high", "fpr")},
+              "changed_outside_window": float(np.mean([m.changed[~m.window].mean() for m in maps])),
+              "codes_changed_per_edit": float(np.mean([m.changed.sum(1).mean() for m in maps]))}
+    return CellOutput(values=values, measured={"train_seconds": trained, "seconds": time.perf_counter() - t})
+
+
+def window_trend(values: list) -> dict:
+    """The finished cells of the ``window`` grid, per T pooled over datasets: the share of attacked conditions where
+    the local |Δμ₀| is below the global one's, the mean FPR at the clean threshold of each, their mean |Δμ₀|, and
+    the global tokenizer's codes changed outside an edited step's windows."""
+    cells = {(v["dataset"], v["window"], v["encoder"]): v for v in values}
+    rows = []
+    for T in sorted({v["window"] for v in values}):
+        pairs = [(cells[(ds, T, "local")], cells[(ds, T, "global")]) for ds in TREND_DATASETS
+                 if (ds, T, "local") in cells and (ds, T, "global") in cells]
+        if not pairs:
+            continue
+        attacked = [(lo, gl, i) for lo, gl in pairs for i, row in enumerate(lo["rows"]) if not row.startswith("none")]
+        rows.append({"window": T, "datasets": len(pairs),
+                     "smaller_share": float(np.mean([abs(lo["drift"][i]) < abs(gl["drift"][i]) for lo, gl, i in attacked])),
+                     "fpr_local": float(np.mean([lo["fpr"][i] for lo, gl, i in attacked])),
+                     "fpr_global": float(np.mean([gl["fpr"][i] for lo, gl, i in attacked])),
+                     "drift_local": float(np.mean([abs(lo["drift"][i]) for lo, gl, i in attacked])),
+                     "drift_global": float(np.mean([abs(gl["drift"][i]) for lo, gl, i in attacked])),
+                     "global_changed_outside_window": float(np.mean([gl["changed_outside_window"] for lo, gl in pairs]))})
+    return {"datasets": list(TREND_DATASETS), "rows": rows,
+            "command": "python -m bench.run lvqmark --grid window; python bench/lvqmark.py --window-trend"}
 
 
 def table(result: dict) -> str:
@@ -287,6 +357,12 @@ def main() -> int:
 
     if "--verdicts" in sys.argv[1:]:
         return rederive_verdicts(KEY, table, verdicts)
+    if "--window-trend" in sys.argv[1:]:
+        from bench.run import sweep_values
+
+        stored = _stored()
+        stored["window_trend"] = window_trend(sweep_values(KEY, "window")[0])
+        return write_results(KEY, stored, table(stored), verdicts=verdicts)
     if "--calibration" in sys.argv[1:]:
         from bench.lvqmark_calibration import calibration
 
@@ -305,7 +381,7 @@ def main() -> int:
                        "key": 12345, "window": 24, "codebook": 32}
     result["wall_s"] = time.perf_counter() - t0
     stored = _stored()   # measured apart (--calibration), and the figures from before the two-sample z: evidence
-    result.update({k: stored[k] for k in ("calibration", "before_two_sample_z") if k in stored})
+    result.update({k: stored[k] for k in ("calibration", "before_two_sample_z", "window_trend") if k in stored})
     return write_results(KEY, result, table(result), verdicts=verdicts)
 
 

@@ -203,8 +203,8 @@ class WindowSplit:
     test: np.ndarray
 
 
-def make_windows(series: Series, seed: int = 123, train_fraction: float = 0.8) -> WindowSplit:
-    """Sliding windows of ``WINDOW`` steps (stride 1), shuffled and split into train and test.
+def make_windows(series: Series, seed: int = 123, train_fraction: float = 0.8, window: int = WINDOW) -> WindowSplit:
+    """Sliding windows of ``window`` steps (stride 1), shuffled and split into train and test.
 
     Parameters
     ----------
@@ -214,6 +214,8 @@ def make_windows(series: Series, seed: int = 123, train_fraction: float = 0.8) -
         Seed of the shuffle (LVQMark's protocol uses 123).
     train_fraction : float
         Share of windows for training, in (0, 1).
+    window : int
+        Steps per window T (default ``WINDOW`` = 24; even, 6 to half the series).
 
     Returns
     -------
@@ -227,7 +229,10 @@ def make_windows(series: Series, seed: int = 123, train_fraction: float = 0.8) -
     ((355, 24, 2), (89, 24, 2))
     """
     check_range("train_fraction", train_fraction, 0.0, 1.0, low_open=True, high_open=True)
-    x = np.lib.stride_tricks.sliding_window_view(series.values, WINDOW, axis=0).transpose(0, 2, 1)
+    window = check_range("window", window, 6, max(6, len(series.values) // 2), integer=True)
+    if window % 2:
+        raise ValueError(f"window: {window} is odd; allowed even lengths (tokens cover 4 steps with stride 2)")
+    x = np.lib.stride_tricks.sliding_window_view(series.values, window, axis=0).transpose(0, 2, 1)
     order = derive_rng(seed, "windows").permutation(len(x))
     cut = int(round(train_fraction * len(x)))
     return WindowSplit(np.ascontiguousarray(x[order[:cut]]), np.ascontiguousarray(x[order[cut:]]))

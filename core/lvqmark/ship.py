@@ -17,21 +17,26 @@ import numpy as np
 
 from core.common.seeding import derive_seed
 from core.lvqmark.attacks import ATTACKS
-from core.lvqmark.data import DATASETS, load_series, make_windows
+from core.lvqmark.data import DATASETS, WINDOW, load_series, make_windows
 from core.lvqmark.views import ASSETS, VIEW_STRENGTHS, view_path
 
 SEED = 0
 VIEW_CONFIG = {"n_windows": 2000, "chunk": 100, "delta": 4.0, "key": 12345}
 
 
-def train_system(dataset: str, encoder: str, seed: int = SEED, progress=None):
+def train_system(dataset: str, encoder: str, seed: int = SEED, progress=None, window: int = WINDOW,
+                 steps: int | None = None):
+    """Tokenizer, prior and robust encoder trained on ``dataset``'s windows of ``window`` steps (``steps``: every
+    stage's optimisation steps; None: each config's default)."""
     from core.lvqmark.detection import Watermarker
-    from core.lvqmark.training import TokenizerConfig, train_prior, train_robust, train_tokenizer
+    from core.lvqmark.training import PriorConfig, RobustConfig, TokenizerConfig, train_prior, train_robust, train_tokenizer
 
-    split = make_windows(load_series(dataset))
-    tok = train_tokenizer(split.train, TokenizerConfig(encoder=encoder), seed=derive_seed(seed, dataset, "tok"))
-    prior = train_prior(tok.encode(split.train), tok.config.codebook_size, seed=derive_seed(seed, dataset, "prior"))
-    robust = train_robust(tok, split.train, seed=derive_seed(seed, dataset, "robust"))
+    split = make_windows(load_series(dataset), window=window)
+    more = {} if steps is None else {"steps": steps}
+    tok = train_tokenizer(split.train, TokenizerConfig(encoder=encoder, **more), seed=derive_seed(seed, dataset, "tok"))
+    prior = train_prior(tok.encode(split.train), tok.config.codebook_size, PriorConfig(**more),
+                        seed=derive_seed(seed, dataset, "prior"))
+    robust = train_robust(tok, split.train, RobustConfig(**more), seed=derive_seed(seed, dataset, "robust"))
     return Watermarker(tok, prior, robust, dataset)
 
 
