@@ -43,6 +43,7 @@ CLAIMS = (
 )
 
 _ENCODERS = ("local", "global")
+Z95 = 1.959963984540054   # the stored intervals' quantile
 
 
 def _attacked(result, encoder):
@@ -51,11 +52,35 @@ def _attacked(result, encoder):
             for i, row in enumerate(by[encoder]["rows"]) if not row.startswith("none")]
 
 
+FAMILY_ALPHA = 0.05   # null_drift_global's intervals hold it over every attacked condition together (Bonferroni)
+
+
+def _family_z(result) -> float:
+    """The normal quantile that makes a two-sided interval per attacked condition familywise at FAMILY_ALPHA."""
+    from scipy import stats
+
+    n = sum(not row.startswith("none") for by in result["detection"].values() for row in by["global"]["rows"])
+    return float(stats.norm.isf(FAMILY_ALPHA / 2 / max(n, 1)))
+
+
 def _drifts(result, clean=False):
-    """The global system's Δμ₀ with its paired 95% interval, per attacked (or, with ``clean``, clean) condition."""
-    return [(d["drift"][i], d["drift_low"][i], d["drift_high"][i])
+    """The global system's Δμ₀ with its paired interval, per attacked (or, with ``clean``, clean) condition, widened
+    from the stored 95% to familywise 1 - FAMILY_ALPHA over the attacked conditions."""
+    scale = _family_z(result) / Z95
+    return [(v, v - scale * (hi - lo) / 2, v + scale * (hi - lo) / 2)
             for d in (by["global"] for by in result["detection"].values()) for i, row in enumerate(d["rows"])
-            if row.startswith("none") == clean]
+            if row.startswith("none") == clean for v, lo, hi in [(d["drift"][i], d["drift_low"][i], d["drift_high"][i])]]
+
+
+def _global_fprs(result):
+    """The global system's FPR at the clean threshold per attacked condition, with its exact (Clopper-Pearson)
+    interval over the chunks at the familywise level (Wilson's is liberal at 10 chunks and a 1% rate)."""
+    from scipy import stats
+
+    chunks = result["scale"]["n_windows"] // result["scale"]["chunk"]
+    fprs = [d["fpr"][i] for ds, i, d in _attacked(result, "global")]
+    level = 1 - FAMILY_ALPHA / max(len(fprs), 1)
+    return [(f, *stats.binomtest(int(round(f * chunks)), chunks).proportion_ci(level, "exact")) for f in fprs]
 
 
 def _either_side(intervals):
@@ -131,16 +156,16 @@ RULES = {
                       Some(Threshold(0.0, "below", strict=False)))),
         partly=("local", "global")),
     "null_drift_global": Rule(
-        checks=(Check("drift", "claim", "global system: Δμ₀ with its paired 95% interval per attacked condition "
-                      "(dataset, attack, strength), up or down (an interval and its mirror image)",
+        checks=(Check("drift", "claim", "global system: Δμ₀ with its paired interval per attacked condition "
+                      "(dataset, attack, strength), familywise 95% over the conditions (Bonferroni), up or down (an "
+                      "interval and its mirror image)",
                       lambda r: _either_side(_drifts(r)), Some(Interval(0.0, "above"))),
-                Check("up", "part", "global system: Δμ₀ with its paired 95% interval per attacked condition",
+                Check("up", "part", "global system: Δμ₀ with its paired familywise interval per attacked condition",
                       _drifts, Some(Interval(0.0, "above"))),
-                Check("down", "part", "global system: Δμ₀ with its paired 95% interval per attacked condition",
+                Check("down", "part", "global system: Δμ₀ with its paired familywise interval per attacked condition",
                       _drifts, Some(Interval(0.0, "below"))),
-                Check("fpr", "part", "global system: FPR at the clean-calibrated threshold with its interval, per "
-                      "attacked condition", lambda r: [(d["fpr"][i], d["fpr_low"][i], d["fpr_high"][i])
-                                                      for ds, i, d in _attacked(r, "global")],
+                Check("fpr", "part", "global system: FPR at the clean-calibrated threshold with its exact interval "
+                      "over chunks, familywise 95% over the attacked conditions", _global_fprs,
                       Some(Interval(0.01, "above"))),
                 Check("clean", "null", "global system: Δμ₀ on the clean (no attack) row, 0 by construction, up or down",
                       lambda r: _either_side(_drifts(r, clean=True)), Some(Interval(0.0, "above")))),

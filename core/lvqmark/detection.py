@@ -20,7 +20,8 @@ from core.common.config import Config, check_range, param
 from core.common.progress import report
 from core.common.seeding import check_seed, derive_seed
 from core.lvqmark.attacks import ATTACKS, attack
-from core.lvqmark.watermark import THRESHOLD, analytic_z, chunk_z, empirical_null, green_counts, wilson_interval
+from core.lvqmark.watermark import (THRESHOLD, analytic_z, chunk_z, empirical_null, green_counts, paired_interval,
+                                   wilson_interval)
 
 
 @dataclass
@@ -214,12 +215,11 @@ def detect(system: Watermarker, config: DetectConfig = DetectConfig(), attacks: 
         aseed = derive_seed(seed, "attack", name, str(s))
         cw = green_counts(system.robust.predict(attack(wm.series, name, s, aseed)), K, dkey)
         cn = green_counts(system.robust.predict(attack(nowm.series, name, s, derive_seed(aseed, "nowm"))), K, dkey)
-        diff = cn.fraction - g_clean_nowm
-        half = 1.959963984540054 * diff.std(ddof=1) / np.sqrt(n)
+        drift, drift_low, drift_high = paired_interval(cn.fraction - g_clean_nowm)
         zw, zn = chunk_z(cw.fraction, null, config.chunk), chunk_z(cn.fraction, null, config.chunk)
         tw, tn = wilson_interval(int((zw > THRESHOLD).sum()), len(zw)), wilson_interval(int((zn > THRESHOLD).sum()), len(zn))
-        for k, v in (("g_wm", cw.fraction.mean()), ("g_nowm", cn.fraction.mean()), ("drift", diff.mean()),
-                     ("drift_low", diff.mean() - half), ("drift_high", diff.mean() + half),
+        for k, v in (("g_wm", cw.fraction.mean()), ("g_nowm", cn.fraction.mean()), ("drift", drift),
+                     ("drift_low", drift_low), ("drift_high", drift_high),
                      ("tpr", (zw > THRESHOLD).mean()), ("tpr_low", tw[0]), ("tpr_high", tw[1]),
                      ("fpr", (zn > THRESHOLD).mean()), ("fpr_low", tn[0]), ("fpr_high", tn[1]),
                      ("z_wm", zw), ("z_nowm", zn), ("analytic_wm", _pooled_analytic(cw.green, cw.scored, config.chunk)),

@@ -315,3 +315,30 @@ def wilson_interval(hits: int, n: int, z: float = 1.959963984540054) -> np.ndarr
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return np.array([max(0.0, centre - half), min(1.0, centre + half)])
+
+
+def paired_interval(differences: np.ndarray, z: float = 1.959963984540054) -> tuple[float, float, float]:
+    """The mean of paired differences (one per window) with its normal interval, mean ± z sd / sqrt(n).
+
+    Parameters
+    ----------
+    differences : numpy.ndarray
+        Per-window differences (at least 2), e.g. g(attacked) - g(clean) of the same windows.
+    z : float
+        The normal quantile (1.96 for 95%).
+
+    Returns
+    -------
+    tuple of float
+        ``(mean, low, high)``.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in paired_interval(np.array([0.0, 0.1, 0.2, 0.1]))]
+    [0.1, 0.02, 0.18]
+    """
+    d = np.asarray(differences, float)
+    if d.ndim != 1 or len(d) < 2:
+        raise ValueError(f"differences: {d.shape} values; allowed a 1-d array of at least 2")
+    half = z * d.std(ddof=1) / np.sqrt(len(d))
+    return float(d.mean()), float(d.mean() - half), float(d.mean() + half)

@@ -1,0 +1,54 @@
+"""null_drift_global's tests under their null: the paired Δμ₀ interval holds its level per condition, and the
+rule's familywise intervals (Bonferroni over the attacked conditions) keep "some condition drifts" and "some FPR is
+above 1%" under 5% when nothing drifts."""
+
+import numpy as np
+import pytest
+
+from core.common.calibration import false_positive_rate
+from core.lvqmark.claims import _drifts, _either_side, _global_fprs
+from core.lvqmark.watermark import paired_interval
+
+DATASETS, ROWS, WINDOWS, CHUNKS = 5, 10, 400, 10
+
+
+def _null_differences(rng, n=WINDOWS):
+    """Per-window g(attacked) - g(clean) on 8 scored tokens when an attack flips codes without a direction."""
+    return rng.choice([-2, -1, 0, 0, 0, 0, 1, 2], size=n) / 8
+
+
+def test_the_paired_interval_holds_its_level_on_one_condition():
+    fpr = false_positive_rate(lambda d: float(paired_interval(d)[1] < 0 < paired_interval(d)[2]),
+                              _null_differences, alpha=0.05, n_draws=3000, seed=0)
+    assert fpr.calibrated, fpr.sentence()
+
+
+def _null_result(rng):
+    rows = ["none@0"] + [f"attack{i}@0.3" for i in range(ROWS)]
+    detection = {}
+    for ds in range(DATASETS):
+        ivs = [(0.0, 0.0, 0.0)] + [paired_interval(_null_differences(rng)) for _ in range(ROWS)]
+        fpr = [0.0] + list(rng.binomial(CHUNKS, 0.01, ROWS) / CHUNKS)   # FPR exactly at 1%: the boundary
+        detection[f"d{ds}"] = {"global": {"rows": rows, "drift": [v for v, _, _ in ivs],
+                                          "drift_low": [lo for _, lo, _ in ivs], "drift_high": [hi for _, _, hi in ivs],
+                                          "fpr": fpr}}
+    return {"detection": detection, "scale": {"n_windows": CHUNKS * 1000, "chunk": 1000}}
+
+
+@pytest.mark.slow("800 simulated results of 50 conditions each, with an exact binomial interval per condition")
+def test_the_familywise_intervals_keep_some_drift_and_some_high_fpr_under_five_percent_when_nothing_drifts():
+    def some_drift(result):
+        return 0.0 if any(lo > 0 for _, lo, _ in _either_side(_drifts(result))) else 1.0
+
+    def some_high_fpr(result):
+        return 0.0 if any(lo > 0.01 for _, lo, _ in _global_fprs(result)) else 1.0
+
+    drift = false_positive_rate(some_drift, _null_result, alpha=0.05, n_draws=400, seed=1)
+    assert drift.verdict in ("calibrated", "conservative"), drift.sentence()
+    fpr = false_positive_rate(some_high_fpr, _null_result, alpha=0.05, n_draws=400, seed=2)
+    assert fpr.verdict in ("calibrated", "conservative"), fpr.sentence()
+    # the 95% intervals the bench stores, read one by one, would not: about 1 - 0.95^50 of draws
+    per_condition = np.mean([any(lo > 0 or hi < 0 for d in r["detection"].values()
+                                 for lo, hi in zip(d["global"]["drift_low"][1:], d["global"]["drift_high"][1:]))
+                             for r in (_null_result(np.random.default_rng(i)) for i in range(100))])
+    assert per_condition > 0.5
