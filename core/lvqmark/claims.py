@@ -1,11 +1,9 @@
 """LVQMark's headline claims, checked by ``bench/lvqmark.py``."""
 
-import math
-
 import numpy as np
 
 from core.common.claims import Claim
-from core.common.decisions import Every, InBand, Interval, Some, Threshold
+from core.common.decisions import Binomial, Every, Interval, PairedT, Some, Threshold
 from core.common.rules import Check, Diagnosis, Rule
 
 CLAIMS = (
@@ -88,11 +86,22 @@ def _either_side(intervals):
     return [*intervals, *((-v, -hi, -lo) for v, lo, hi in intervals)]
 
 
+def _record(result, name, dataset):
+    """A system's detection record: ``local`` or ``global``, or ``rerun`` (the global system's second run)."""
+    return result["self_null"][dataset] if name == "rerun" else result["detection"][dataset][name]
+
+
+def _smaller_count(result, first="local", second="global"):
+    """(k, n): attacked conditions where ``first``'s |Δμ₀| is below ``second``'s."""
+    pairs = [(abs(_record(result, first, ds)["drift"][i]), abs(_record(result, second, ds)["drift"][i]))
+             for ds, i, d in _attacked(result, "local")]
+    return sum(a < b for a, b in pairs), len(pairs)
+
+
 def _smaller_share(result):
     """Share of attacked conditions where the local system's |Δμ₀| is below the global one's (point values)."""
-    det = result["detection"]
-    return float(np.mean([abs(d["drift"][i]) < abs(det[ds]["global"]["drift"][i])
-                          for ds, i, d in _attacked(result, "local")]))
+    k, n = _smaller_count(result)
+    return k / n
 
 
 def _mean_fpr(result, encoder):
@@ -101,12 +110,39 @@ def _mean_fpr(result, encoder):
     return float(np.mean([det[ds][encoder]["fpr"][i] for ds, i, d in _attacked(result, "local")]))
 
 
+def _fpr_gaps(result, first="global", second="local"):
+    """FPR at the clean threshold, ``first`` minus ``second`` (see :func:`_record`), per attacked condition."""
+    return [_record(result, first, ds)["fpr"][i] - _record(result, second, ds)["fpr"][i]
+            for ds, i, d in _attacked(result, "local")]
+
+
+def _sign_interval(k, n):
+    """The share k/n minus 1/2 with its 95% Clopper-Pearson interval: wholly above 0 when k/n is significantly
+    above a coin's (the sign test)."""
+    from scipy import stats
+
+    ci = stats.binomtest(k, n).proportion_ci(0.95, "exact")
+    return (k / n - 0.5, ci.low - 0.5, ci.high - 0.5)
+
+
+def _t_interval(gaps):
+    """The mean of paired gaps with its 95% t interval."""
+    from scipy import stats
+
+    ci = stats.ttest_1samp(gaps, 0.0).confidence_interval(0.95)
+    return (float(np.mean(gaps)), float(ci.low), float(ci.high))
+
+
 def _stabilises_somewhat(result):
-    """The earlier rule's partly, "share ≥ 0.6 or mean FPR local < global", as two (value, low, high) entries for
-    InBand("above") (value at or over low): the share against 0.6, and the global FPR against the next float above
-    the local one (at or over it exactly when strictly above the local FPR)."""
-    fl, fg = _mean_fpr(result, "local"), _mean_fpr(result, "global")
-    return [(_smaller_share(result), 0.6, 1.0), (fg, math.nextafter(fl, math.inf), 1.0)]
+    """Either test of local_stabilises_null, as intervals wholly above 0 when it passes: the sign test's share
+    minus 1/2, and the paired t interval of FPR global minus local."""
+    return [_sign_interval(*_smaller_count(result)), _t_interval(_fpr_gaps(result))]
+
+
+def _self_null(result):
+    """The same two tests, the global system's second run (other windows and attack draws) against its first: a
+    system cannot stabilise against itself."""
+    return [_sign_interval(*_smaller_count(result, "rerun", "global")), _t_interval(_fpr_gaps(result, "global", "rerun"))]
 
 
 def _abs_mean_z(result, control):
@@ -171,17 +207,39 @@ RULES = {
                       lambda r: _either_side(_drifts(r, clean=True)), Some(Interval(0.0, "above")))),
         reproduced=("drift", "up", "down", "fpr"), partly=("drift",)),
     "local_stabilises_null": Rule(
-        checks=(Check("smaller_or_lower", "claim", "share of attacked conditions where local |Δμ₀| < global |Δμ₀| "
-                      "against 0.6, or mean FPR at the clean threshold of the global system against the local one's "
-                      "(next float above it)", _stabilises_somewhat, Some(InBand("above"))),
-                Check("smaller", "part", "share of attacked conditions where local |Δμ₀| < global |Δμ₀| (point values)",
-                      _smaller_share, Threshold(0.75, "above", strict=False)),
-                Check("fpr", "part", "mean FPR at the clean threshold, local minus global, over attacked conditions",
-                      lambda r: _mean_fpr(r, "local") - _mean_fpr(r, "global"), Threshold(0.0, "below", strict=False)),
+        checks=(Check("smaller_or_lower", "claim", "either test below holds: the sign test's share minus 1/2 (95% "
+                      "Clopper-Pearson) or the paired t interval of FPR global minus local, wholly above 0",
+                      _stabilises_somewhat, Some(Interval(0.0, "above"))),
+                Check("smaller", "part", "(k, n): attacked conditions where local |Δμ₀| < global |Δμ₀|, sign test: "
+                      "the share's exact interval wholly above 1/2", _smaller_count, Binomial(0.5, "above")),
+                Check("fpr", "part", "FPR at the clean threshold, local minus global, per attacked condition: paired t "
+                      "interval wholly below 0", lambda r: [-g for g in _fpr_gaps(r)], PairedT(0.0, "below")),
+                Check("self", "null", "the same two tests with the global system's second run (other windows and "
+                      "attack draws) in place of the local system: a system cannot stabilise against itself",
+                      _self_null, Some(Interval(0.0, "above"))),
                 Check("global", "reference", "the global system's mean FPR at the clean threshold (same data and "
                       "budget) against the target 0.001: the drift there is to stabilise",
                       lambda r: _mean_fpr(r, "global"), Threshold(0.001, "above"))),
-        partly=("smaller_or_lower",)),
+        partly=("smaller_or_lower",),
+        diagnosis=Diagnosis(
+            "genuine",
+            "Method: tokens local by construction (no code changes outside an edited step's windows, local_tokens), "
+            "the global encoder trained with the same budget and recipe. Test: the detector's z holds its level on "
+            "clean series (python bench/lvqmark.py --calibration: 10 of 10 systems calibrated at 1e-3); the sign "
+            "test is exact (size 0.016 at 50 conditions) with power 0.94 against a share of 0.75; the paired t on "
+            "FPR gaps holds its level (tests/core/lvqmark/test_drift_calibration.py); the null (the global system "
+            "against its own second run, python bench/lvqmark.py --self-null) fails as it must. Result: local "
+            "|Δμ₀| below global's in 26 of 50 conditions, mean FPR local 0.128 vs global 0.066. Trend over the "
+            "window length (systems retrained on energy and ett at T = 24, 48, 96; python -m bench.run lvqmark "
+            "--grid window, 12 cells, 1 to 13 min each; python bench/lvqmark.py --window-trend): the share where "
+            "local drifts less is 45%, 50%, 25%, and local's mean FPR stays at or above global's (0.105 vs 0.095, "
+            "0.055 vs 0.000, 0.080 vs 0.030): the gap does not close as T grows. Why, as measured: our global "
+            "encoder flips few codes outside an edited step's windows (0.016 to 0.033 of them on four datasets, 0.44 "
+            "on finance; 0.03 to 0.05 in the trend's cells), while most attacks (offset, Gaussian noise, smoothing, "
+            "crop 0.3) edit every step or a large block, where a bounded neighbourhood cannot help; and a one-step "
+            "edit flips 1.2 to 1.75 local codes against 0.45 to 1.86 global ones on all but finance (4.99): the local "
+            "codes are the less stable inside their windows.",
+            trend="window_trend.rows")),
     "detection_power": Rule(
         checks=(Check("held", "claim", "share of the local system's attacked conditions with TPR ≥ 0.8 (chunks of "
                       "1000 windows, point TPRs)", _held_share, Threshold(0.8, "above", strict=False)),
