@@ -34,7 +34,7 @@ from bench.lvqmark_calibration import calibration_words  # noqa: E402
 from bench.report import RESULTS, judged, rederive_verdicts, write_results  # noqa: E402
 from core.lvqmark.claims import (KEY_ALPHA, QUALITY_MARGIN, _drifts, _global_fprs, _mean_fpr, _self_null,  # noqa: E402
                                  _smaller_count, _stabilises_somewhat)
-from core.lvqmark.key_control import key_average  # noqa: E402
+from core.lvqmark.key_control import mean_t_interval  # noqa: E402
 from core.lvqmark.watermark import THRESHOLD  # noqa: E402
 
 KEY = "lvqmark"
@@ -333,7 +333,7 @@ def describe(result: dict) -> dict:
     gl_held = np.mean([d["tpr"][i] >= 0.8 for ds, row, i, d in _conditions(result, "global")])
     weak = [f"{ds} {row}" for ds, row, i, d in lc if d["tpr"][i] < 0.8]
     keys = {f"{ds} {e}": by[e]["controls"]["wrong_keys"] for ds, by in result["detection"].items() for e in ENCODERS}
-    averages = {k: key_average(v["mean_z"], KEY_ALPHA) for k, v in keys.items()}
+    averages = {k: mean_t_interval(v["mean_z"], KEY_ALPHA) for k, v in keys.items()}
     fire = {k: float(np.mean(np.array(v["mean_z"]) > THRESHOLD)) for k, v in keys.items()}
     corr = [float(np.corrcoef(v["overlap"], v["mean_z"])[0, 1]) for v in keys.values()]
     n_keys = len(next(iter(keys.values()))["mean_z"])

@@ -127,10 +127,9 @@ def _sign_interval(k, n):
 
 def _t_interval(gaps):
     """The mean of paired gaps with its 95% t interval."""
-    from scipy import stats
+    from core.lvqmark.key_control import mean_t_interval
 
-    ci = stats.ttest_1samp(gaps, 0.0).confidence_interval(0.95)
-    return (float(np.mean(gaps)), float(ci.low), float(ci.high))
+    return mean_t_interval(gaps)
 
 
 def _stabilises_somewhat(result):
@@ -154,12 +153,12 @@ KEY_ALPHA = 0.05 / 10   # the wrong keys' t intervals: Bonferroni over the 5 dat
 QUALITY_MARGIN = 1.25   # the watermark may cost at most a quarter more MMD² to real windows (registered before the run)
 
 
-def _key_averages(result):
+def _mean_t_intervals(result):
     """Per dataset and encoder, the mean over random wrong keys of each key's mean z, with its t interval at
     1 - KEY_ALPHA."""
-    from core.lvqmark.key_control import key_average
+    from core.lvqmark.key_control import mean_t_interval
 
-    return [key_average(by[e]["controls"]["wrong_keys"]["mean_z"], KEY_ALPHA) for by in result["detection"].values()
+    return [mean_t_interval(by[e]["controls"]["wrong_keys"]["mean_z"], KEY_ALPHA) for by in result["detection"].values()
             for e in _ENCODERS]
 
 
@@ -250,7 +249,7 @@ RULES = {
                       lambda r: _abs_mean_z(r, "delta0"), Some(Threshold(2.0, "above", strict=False))),
                 Check("wrong_keys", "null", "mean over 40 random wrong keys of each key's mean z (chunks of 1000 "
                       "watermarked windows), t interval at 1 - 0.05/10, per dataset and encoder: 0 by symmetry "
-                      "(a partition and its complement are equally likely)", _key_averages,
+                      "(a partition and its complement are equally likely)", _mean_t_intervals,
                       Some(Interval(0.0, "above"))),
                 Check("key_specific", "reference", "share of (system, random wrong key) pairs whose mean z exceeds "
                       "Φ⁻¹(1 - 1e-3): key specificity, which one fixed green half does not promise",

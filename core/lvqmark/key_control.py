@@ -8,7 +8,7 @@ that overlap: one wrong key gives z far from 0 in either direction (tests/core/l
 Over uniformly random keys the control is a null exactly: a partition and its complement are equally
 likely, the complement maps every green fraction g to 1 - g (on even and odd positions alike), so it maps
 the chunk's z to -z, and the z of a random wrong key is symmetric about 0. :func:`wrong_keys` scores the same
-watermarked windows with many wrong keys, each against its own clean null; :func:`key_average` tests the
+watermarked windows with many wrong keys, each against its own clean null; :func:`mean_t_interval` tests the
 mean z over keys with a t interval (a null that fires would have it wholly above 0).
 """
 
@@ -167,13 +167,13 @@ def wrong_keys(system, n_keys: int = 40, n_windows: int = 4000, chunk: int = 100
                       keys, chunk, key)
 
 
-def key_average(mean_z, alpha: float = 0.05) -> tuple[float, float, float]:
-    """The mean over keys of the per-key mean z, with its two-sided 1 - alpha t interval.
+def mean_t_interval(values, alpha: float = 0.05) -> tuple[float, float, float]:
+    """The mean of ``values`` with its two-sided 1 - alpha t interval (e.g. the per-key mean z over wrong keys).
 
     Parameters
     ----------
-    mean_z : sequence of float
-        Per-key mean z (at least 2 keys).
+    values : sequence of float
+        At least 2 values (e.g. one mean z per wrong key).
     alpha : float
         1 - confidence, in (0, 1).
 
@@ -184,14 +184,14 @@ def key_average(mean_z, alpha: float = 0.05) -> tuple[float, float, float]:
 
     Examples
     --------
-    >>> [round(v, 3) for v in key_average([-1.0, 1.0, 0.0])]
+    >>> [round(v, 3) for v in mean_t_interval([-1.0, 1.0, 0.0])]
     [0.0, -2.484, 2.484]
     """
     from scipy import stats
 
     alpha = check_range("alpha", alpha, 0.0, 1.0, low_open=True, high_open=True)
-    x = np.asarray(mean_z, float)
+    x = np.asarray(values, float)
     if x.ndim != 1 or len(x) < 2:
-        raise ValueError(f"mean_z: {x.shape} values; allowed a 1-d array of at least 2 keys")
+        raise ValueError(f"values: {x.shape} values; allowed a 1-d array of at least 2")
     low, high = stats.ttest_1samp(x, 0.0).confidence_interval(1 - alpha)
     return float(x.mean()), float(low), float(high)

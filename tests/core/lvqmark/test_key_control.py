@@ -5,7 +5,7 @@ import pytest
 from scipy import stats
 
 from core.common.calibration import false_positive_rate
-from core.lvqmark.key_control import key_average, random_keys, score_keys
+from core.lvqmark.key_control import mean_t_interval, random_keys, score_keys
 from core.lvqmark.watermark import green_table
 
 K, N, KEY = 16, 9, 12345
@@ -40,14 +40,14 @@ def test_the_right_key_fires_a_wrong_key_follows_its_overlap_and_the_mean_over_k
     # overlap of a random half with the right one: hypergeometric, mean K/4
     assert stats.ttest_1samp(w.overlap, K / 4).pvalue > 0.01
     assert np.corrcoef(w.overlap, w.mean_z)[0, 1] > 0.5   # weighted by the prior, so not 1
-    mean, low, high = key_average(w.mean_z)
+    mean, low, high = mean_t_interval(w.mean_z)
     assert low < 0 < high
     # where the method works, the same score fires: the right key (scored as a wrong key of another key)
     right = score_keys(wm, clean, K, [KEY], chunk=100, key=KEY + 1)
     assert right.mean_z[0] > max(high, 0) + 5 and right.mean_z[0] > w.mean_z.max()
 
 
-def test_the_key_averaged_t_test_holds_its_level_on_watermarked_codes():
+def test_the_mean_t_intervald_t_test_holds_its_level_on_watermarked_codes():
     """Under the null (random wrong keys), "the t interval at 1 - a is wholly above 0" is a one-sided test at
     a / 2: its false-positive rate over 600 simulated watermarks lies in a binomial interval around 0.025."""
 
@@ -56,7 +56,7 @@ def test_the_key_averaged_t_test_holds_its_level_on_watermarked_codes():
         return score_keys(wm, clean, K, random_keys(40, KEY, seed=int(rng.integers(2**31))), chunk=100, key=KEY).mean_z
 
     def one_sided_p(mean_z):
-        mean, low, high = key_average(mean_z, alpha=0.05)
+        mean, low, high = mean_t_interval(mean_z, alpha=0.05)
         return 0.0 if low > 0 else 1.0
 
     fpr = false_positive_rate(one_sided_p, simulate, alpha=0.025, n_draws=600, seed=0)
