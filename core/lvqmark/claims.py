@@ -5,6 +5,7 @@ import numpy as np
 from core.common.claims import Claim
 from core.common.decisions import Binomial, Every, Interval, PairedT, Some, Threshold
 from core.common.rules import Check, Diagnosis, Rule
+from core.lvqmark.key_control import mean_t_interval
 
 CLAIMS = (
     Claim("local_tokens",
@@ -125,23 +126,16 @@ def _sign_interval(k, n):
     return (k / n - 0.5, ci.low - 0.5, ci.high - 0.5)
 
 
-def _t_interval(gaps):
-    """The mean of paired gaps with its 95% t interval."""
-    from core.lvqmark.key_control import mean_t_interval
-
-    return mean_t_interval(gaps)
-
-
 def _stabilises_somewhat(result):
     """Either test of local_stabilises_null, as intervals wholly above 0 when it passes: the sign test's share
     minus 1/2, and the paired t interval of FPR global minus local."""
-    return [_sign_interval(*_smaller_count(result)), _t_interval(_fpr_gaps(result))]
+    return [_sign_interval(*_smaller_count(result)), mean_t_interval(_fpr_gaps(result))]
 
 
 def _self_null(result):
     """The same two tests, the global system's second run (other windows and attack draws) against its first: a
     system cannot stabilise against itself."""
-    return [_sign_interval(*_smaller_count(result, "rerun", "global")), _t_interval(_fpr_gaps(result, "global", "rerun"))]
+    return [_sign_interval(*_smaller_count(result, "rerun", "global")), mean_t_interval(_fpr_gaps(result, "global", "rerun"))]
 
 
 def _abs_mean_z(result, control):
@@ -153,11 +147,9 @@ KEY_ALPHA = 0.05 / 10   # the wrong keys' t intervals: Bonferroni over the 5 dat
 QUALITY_MARGIN = 1.25   # the watermark may cost at most a quarter more MMD² to real windows (registered before the run)
 
 
-def _mean_t_intervals(result):
+def _wrong_key_intervals(result):
     """Per dataset and encoder, the mean over random wrong keys of each key's mean z, with its t interval at
     1 - KEY_ALPHA."""
-    from core.lvqmark.key_control import mean_t_interval
-
     return [mean_t_interval(by[e]["controls"]["wrong_keys"]["mean_z"], KEY_ALPHA) for by in result["detection"].values()
             for e in _ENCODERS]
 
@@ -249,7 +241,7 @@ RULES = {
                       lambda r: _abs_mean_z(r, "delta0"), Some(Threshold(2.0, "above", strict=False))),
                 Check("wrong_keys", "null", "mean over 40 random wrong keys of each key's mean z (chunks of 1000 "
                       "watermarked windows), t interval at 1 - 0.05/10, per dataset and encoder: 0 by symmetry "
-                      "(a partition and its complement are equally likely)", _mean_t_intervals,
+                      "(a partition and its complement are equally likely)", _wrong_key_intervals,
                       Some(Interval(0.0, "above"))),
                 Check("key_specific", "reference", "share of (system, random wrong key) pairs whose mean z exceeds "
                       "Φ⁻¹(1 - 1e-3): key specificity, which one fixed green half does not promise",

@@ -180,16 +180,17 @@ def mmd_ratio(real: np.ndarray, a: np.ndarray, b: np.ndarray, seed: int = 0, res
         s2 = w @ w
         return (w @ K @ w - s2) / (1.0 - s2)
 
-    def mmd(wr, wg):
-        return within(wr) + within(wg) - 2.0 * (wr @ K @ wg)
+    def both(ir, ia, ib):   # MMD² of a and of b to the real windows, the real windows' own term computed once
+        wr, wa, wb = weights(ir, 0), weights(ia, 1), weights(ib, 2)
+        Kr, real_term = K @ wr, within(wr)
+        return real_term + within(wa) - 2.0 * (wa @ Kr), real_term + within(wb) - 2.0 * (wb @ Kr)
 
     def ratio(ir, ia, ib):
-        wr = weights(ir, 0)
-        return mmd(wr, weights(ia, 1)) / mmd(wr, weights(ib, 2))
+        ma, mb = both(ir, ia, ib)
+        return ma / mb
 
     full = [np.arange(n) for n in sizes]
-    wr = weights(full[0], 0)
-    ma, mb = mmd(wr, weights(full[1], 1)), mmd(wr, weights(full[2], 2))
+    ma, mb = both(*full)
     boot = stats.bootstrap(full, ratio, n_resamples=resamples, confidence_level=1 - alpha, method="percentile",
                            vectorized=False, paired=False, rng=np.random.default_rng(derive_seed(seed, "bootstrap")))
     ci = boot.confidence_interval
