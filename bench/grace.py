@@ -1,16 +1,18 @@
-"""grace: GRACE against SpLiCE, TextSpan, a TopK SAE and two controls, over seeds, on the harder world.
+"""grace: GRACE against SpLiCE, TextSpan, a TopK SAE and three controls, over seeds, on the harder world.
 
 Every method at matched sparsity (see core/grace/compare.py), every metric, for images and for
 clips, each on several independent replicates (fresh fit scenes, test scenes and method seeds,
-derived from ``BASE_SEED``); the controls (no fitting, ReLU(z·Dᵀ); shuffled concept labels) are rows
-of every table. GRACE without its geometry term (the ablation) on the same replicates; the live
+derived from ``BASE_SEED``); the controls (core/grace/controls.py: no fitting, the zero-shot
+classifier ReLU(z·Dᵀ), a reference; shuffled concept labels and a random dictionary at GRACE's L0,
+the nulls) are rows of every table. Transfer (core/grace/transfer.py): every image replicate's maps
+read the paired clip replicate's held-out clips, against the clips' own GRACE. GRACE without its geometry term (the ablation) on the same replicates; the live
 refit's time next to an anchor (one SpLiCE encoding of the same held-out set); the page's first view.
 
 Intervals: for every metric, the difference GRACE − other per replicate, with a Student-t 95%
 interval over replicates; for the per-scene metrics also a paired bootstrap over held-out scenes,
 resampled within each replicate (2,000 resamples).
 
-    python bench/grace.py             # writes bench/results/grace.json and .md (~10 minutes on 2 cores)
+    python bench/grace.py             # writes bench/results/grace.json and .md (~12 minutes on 2 cores)
     python bench/grace.py --no-page   # the same without the page timings
 """
 
@@ -29,28 +31,36 @@ from bench.report import judged, write_results  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.grace import load_model  # noqa: E402
-from core.grace.compare import CONTROLS, METHODS, NAMED, PER_SCENE, compare_seeds, t_interval  # noqa: E402
+from core.grace.claims import HEADLINE, null_gap  # noqa: E402
+from core.grace.compare import METHODS, NAMED, NULLS, PER_SCENE, REFERENCE, compare_seeds, t_interval  # noqa: E402
 from core.grace.refit import refit_curve  # noqa: E402
 from core.grace.train_clip import evaluate  # noqa: E402
+from core.grace.transfer import SHARED, transfer_hits  # noqa: E402
 
 KEY = "grace"
 COMMAND = "python bench/grace.py"
 BASE_SEED = 2026
-REPLICATES = {"image": 3, "video": 3}
+REPLICATES = {"image": 5, "video": 5}
 SIZES = {"image": (1000, 600), "video": (600, 400)}       # (fit, held-out) scenes per replicate
 ABLATION_REPLICATES = 3
 CEILING = 0.99   # a score at or above this on both sides cannot tell methods apart
 INFORMATIVE = 0.5   # raw zero-shot (mean over attributes; chance about 0.21) below this: little to preserve
+IN_DOMAIN = "GRACE fitted on clips"      # the transfer's in-domain reference
 COLUMNS = ["L0", "reconstruction cosine (centred)", "trustworthiness", "triplet agreement", "similarity Spearman",
            "concept-attribute agreement", "object recall (main)", "object recall (clutter)", "top-K precision",
-           "retrieval P@50", "texture neighbours", "distractor share", "zero-shot (mean)"]
+           "retrieval P@50", "texture neighbours", "distractor share", "zero-shot (mean)", "zero-shot (scenes permuted)"]
 ABLATION = "image, GRACE without geometry term"
 
 
 def scene_bootstrap(runs, metric: str, other: str, method: str = "GRACE", resamples: int = 2000) -> list:
     """95% paired bootstrap interval of mean(method − other) on ``metric``, scenes resampled within replicates."""
     diffs = [run.outcomes[method][metric] - run.outcomes[other][metric] for run in runs]
-    rng = derive_rng(BASE_SEED, "bootstrap", metric, other)
+    return paired_bootstrap(diffs, derive_rng(BASE_SEED, "bootstrap", metric, other), resamples)
+
+
+def paired_bootstrap(diffs, rng, resamples: int = 2000) -> list:
+    """95% bootstrap interval of the mean over replicates of each replicate's mean per-scene difference, scenes
+    resampled within replicates."""
     boot = np.mean([[d[rng.integers(0, len(d), len(d))].mean() for d in diffs] for _ in range(resamples)], axis=1)
     return [float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))]
 
@@ -74,6 +84,29 @@ def summarise(sc, others=None) -> dict:
     return out
 
 
+def transfer(image_runs, video_runs) -> dict:
+    """Image replicate r's maps on clip replicate r's held-out clips (shared attributes): per method the mean
+    hit rate per replicate, and GRACE − other (and each null − SpLiCE) with t and scene-bootstrap intervals."""
+    hits = []
+    for src, dst in zip(image_runs.runs, video_runs.runs):
+        h = transfer_hits(src.decompositions, dst.test.embeddings, dst.test.scenes.attributes)
+        h[IN_DOMAIN] = transfer_hits({"GRACE": dst.decompositions["GRACE"]}, dst.test.embeddings,
+                                     dst.test.scenes.attributes)["GRACE"]
+        hits.append(h)
+    methods = [m for m in hits[0] if all(m in h for h in hits)]
+    out = {"from": "image", "to": "video", "attributes": list(SHARED),
+           "methods": {m: {"values": [float(h[m].mean()) for h in hits]} for m in methods}, "differences": {}}
+    for m in methods:
+        out["methods"][m]["mean"] = float(np.mean(out["methods"][m]["values"]))
+    pairs = [("GRACE", o) for o in methods if o != "GRACE"] + [(n, "SpLiCE") for n in NULLS if n in methods]
+    for a, b in pairs:
+        d = np.array([h[a].mean() - h[b].mean() for h in hits])
+        out["differences"].setdefault(a, {})[b] = {
+            "mean": float(d.mean()), "values": d.tolist(), "ci95_seeds": t_interval(d),
+            "ci95_scenes": paired_bootstrap([h[a] - h[b] for h in hits], derive_rng(BASE_SEED, "transfer", a, b))}
+    return out
+
+
 def main() -> int:
     t0 = time.perf_counter()
     model = load_model()
@@ -83,9 +116,10 @@ def main() -> int:
     for kind, reps in REPLICATES.items():
         n_fit, n_test = SIZES[kind]
         runs[kind] = compare_seeds(model, replicates=reps, base_seed=BASE_SEED, n_fit=n_fit, n_test=n_test,
-                                   video=kind == "video")
+                                   video=kind == "video", random_control=True)
         r["summaries"][kind] = summarise(runs[kind])
         print(kind, f"{time.perf_counter() - t0:.0f}s", flush=True)
+    r["transfer"] = transfer(runs["image"], runs["video"])
     ablation = compare_seeds(model, replicates=ABLATION_REPLICATES, base_seed=BASE_SEED, n_fit=SIZES["image"][0],
                              n_test=SIZES["image"][1], grace_kwargs={"geometry": 0.0})
     paired = runs["image"].runs[:ABLATION_REPLICATES]
@@ -135,6 +169,17 @@ def table(r: dict) -> str:
         for other, d in diffs.items():
             lines.append(f"| {other} | " + " | ".join(diff_cell(d[m]) for m in DIFF_METRICS) + " |")
         lines.append("")
+    if "transfer" in r:
+        t = r["transfer"]
+        lines += [f"**Transfer, maps fitted on images read on clips** (attribute agreement on "
+                  f"{', '.join(t['attributes'])}; mean over replicates)", "", "| method | agreement | minus | "
+                  "difference (t 95% over replicates) [clip bootstrap 95%] |", "|---|---|---|---|"]
+        for m, v in t["methods"].items():
+            for other, d in t["differences"].get(m, {}).items():
+                lines.append(f"| {m} | {v['mean']:.3f} | {other} | {diff_cell(d)} |")
+            if m not in t["differences"]:
+                lines.append(f"| {m} | {v['mean']:.3f} | | |")
+        lines.append("")
     g = r["geometry_term_trustworthiness_gain"]
     lines += [f"Geometry term: trustworthiness GRACE − GRACE(γ = 0) on the same replicates {g['mean']:+.4f} "
               f"(t 95% {g['ci95_seeds'][0]:+.4f} … {g['ci95_seeds'][1]:+.4f}).", ""]
@@ -179,15 +224,23 @@ def describe(r: dict) -> dict:
         return "; ".join(f"{k} {m}: " + ", ".join(f"− {o} {diff_cell(diff(k, o, m))}" for o in others)
                          for m in metrics for k in kinds)
 
+    def share(kind, metric):
+        return mean(kind, "GRACE", metric) / mean(kind, REFERENCE, metric)
+
     figure = "; ".join(
-        f"{k}: agreement GRACE {mean(k, 'GRACE', 'concept-attribute agreement'):.3f}, no fitting "
-        f"{mean(k, 'no fitting', 'concept-attribute agreement'):.3f}, shuffled {mean(k, 'shuffled labels', 'concept-attribute agreement'):.3f}, "
-        f"SpLiCE {mean(k, 'SpLiCE', 'concept-attribute agreement'):.3f}; object recall GRACE "
-        f"{mean(k, 'GRACE', 'object recall (main)'):.3f} vs no fitting {mean(k, 'no fitting', 'object recall (main)'):.3f}"
-        for k in kinds)
+        f"{k}: attribute agreement GRACE {mean(k, 'GRACE', 'concept-attribute agreement'):.3f}, nulls: shuffled labels "
+        f"{mean(k, 'shuffled labels', 'concept-attribute agreement'):.3f}, random dictionary "
+        f"{mean(k, 'random dictionary', 'concept-attribute agreement'):.3f}; SpLiCE "
+        f"{mean(k, 'SpLiCE', 'concept-attribute agreement'):.3f}; the zero-shot classifier (no fitting) "
+        f"{mean(k, REFERENCE, 'concept-attribute agreement'):.3f}, which GRACE reaches to "
+        + ", ".join(f"{share(k, m):.0%}" for m in HEADLINE) + " on the headline measures" for k in kinds)
     detail = ("Named-concept measures (attribute agreement, per-object recall, top-K precision, retrieval P@50), "
-              "GRACE minus each control and SpLiCE, mean (t 95% over replicates) [scene bootstrap 95%]: "
-              + gaps((*CONTROLS, "SpLiCE"), NAMED) + ".")
+              "GRACE minus each null, SpLiCE and the zero-shot reference, mean (t 95% over replicates) [scene "
+              "bootstrap 95%]: " + gaps((*NULLS, "SpLiCE", REFERENCE), NAMED) + ". The null run through the "
+              "claim's test, random dictionary minus shuffled labels on the headline measures (t 95% over "
+              "replicates): " + "; ".join(
+                  f"{k} {m} {null_gap(s[k], m)['mean']:+.3f} ({null_gap(s[k], m)['ci95_seeds'][0]:+.3f}, "
+                  f"{null_gap(s[k], m)['ci95_seeds'][1]:+.3f})" for m in HEADLINE for k in kinds) + ".")
     out = {"human_aligned": (figure, detail)}
 
     gain = r["geometry_term_trustworthiness_gain"]
@@ -201,29 +254,42 @@ def describe(r: dict) -> dict:
               "trustworthiness does not read the concepts' names, so it cannot show alignment.")
     out["geometry_preserving"] = (figure, detail)
 
-    figure = "; ".join(
-        f"{k}: texture neighbours GRACE {mean(k, 'GRACE', 'texture neighbours'):.3f}, SpLiCE "
-        f"{mean(k, 'SpLiCE', 'texture neighbours'):.3f}, no fitting {mean(k, 'no fitting', 'texture neighbours'):.3f}, raw "
-        f"{s[k]['raw embeddings']['texture neighbours']['mean']:.3f} (chance 0.5); GRACE − SpLiCE "
-        f"{diff(k, 'SpLiCE', 'texture neighbours')['mean']:+.3f}" for k in kinds)
-    detail = ("Structure no vocabulary word names: the share of a scene's 10 nearest code neighbours with its texture "
-              "(solid or striped; the vocabulary has no texture word). GRACE minus SpLiCE (per-sample) and minus the "
-              "no-fitting control: " + gaps(("SpLiCE", "no fitting"), ["texture neighbours"])
-              + "; triplet agreement (named attributes) minus SpLiCE: " + gaps(("SpLiCE",), ["triplet agreement"])
-              + " (not counted: a name-free measure the shuffled-label control passes exactly as GRACE does).")
+    t = r["transfer"]
+
+    def moved(a, b):
+        return diff_cell(t["differences"][a][b])
+
+    figure = (f"images to clips, attribute agreement on {', '.join(t['attributes'])}: GRACE "
+              f"{t['methods']['GRACE']['mean']:.3f}, SpLiCE {t['methods']['SpLiCE']['mean']:.3f}, nulls: shuffled "
+              f"labels {t['methods']['shuffled labels']['mean']:.3f}, random dictionary "
+              f"{t['methods']['random dictionary']['mean']:.3f}; references: GRACE fitted on the clips "
+              f"{t['methods'][IN_DOMAIN]['mean']:.3f}, zero-shot classifier {t['methods'][REFERENCE]['mean']:.3f}")
+    detail = ("Every map fitted on images only, read on the paired replicate's held-out clips (its centred space, "
+              "its map, SpLiCE's λ all from the images), per clip the share of shape, colour and size its largest "
+              "code gets right; mean (t 95% over replicates) [clip bootstrap 95%]: GRACE − SpLiCE "
+              f"{moved('GRACE', 'SpLiCE')}; GRACE − shuffled labels {moved('GRACE', 'shuffled labels')}; GRACE − "
+              f"random dictionary {moved('GRACE', 'random dictionary')}; nulls in GRACE's place: shuffled labels − "
+              f"SpLiCE {moved('shuffled labels', 'SpLiCE')}, random dictionary − SpLiCE "
+              f"{moved('random dictionary', 'SpLiCE')}; GRACE − GRACE fitted on the clips {moved('GRACE', IN_DOMAIN)}; "
+              f"GRACE − zero-shot classifier {moved('GRACE', REFERENCE)}. Not counted (the earlier measure, a "
+              "neighbourhood statistic that no transfer needs): the share of 10 nearest code neighbours with the "
+              "scene's unnamed texture, " + gaps(("SpLiCE", REFERENCE), ["texture neighbours"]) + ".")
     out["global_structure"] = (figure, detail)
 
     parts = []
     for k in kinds:
-        raw = s[k]["raw embeddings"]["zero-shot (mean)"]["values"]
-        grace = s[k]["methods"]["GRACE"]["zero-shot (mean)"]["values"]
-        ratio = np.array(grace) / np.array(raw)
-        parts.append(f"{k} GRACE {np.mean(grace):.3f} of raw {np.mean(raw):.3f} (worst replicate {ratio.min():.0%}); "
-                     f"no fitting {mean(k, 'no fitting', 'zero-shot (mean)'):.3f}, SpLiCE {mean(k, 'SpLiCE', 'zero-shot (mean)'):.3f}")
+        raw = np.array(s[k]["raw embeddings"]["zero-shot (mean)"]["values"])
+        grace, permuted, zero = (np.array(s[k]["methods"][m][metric]["values"]) for m, metric in (
+            ("GRACE", "zero-shot (mean)"), ("GRACE", "zero-shot (scenes permuted)"), (REFERENCE, "zero-shot (mean)")))
+        parts.append(f"{k} GRACE {grace.mean():.3f} of raw {raw.mean():.3f} (worst replicate {(grace / raw).min():.0%}); "
+                     f"null, codes of another scene: {permuted.mean():.3f} ({(permuted / raw).max():.0%} at best); "
+                     f"no fitting {zero.mean():.3f} ({(zero / raw).min():.0%} at worst)")
     out["preserves_performance"] = (
         "; ".join(parts), "Zero-shot accuracy from the reconstructed embeddings against the raw ones (mean over the "
-        f"attributes), every replicate; 'most' read as at least 90% on every replicate. A raw model at the ceiling "
-        f"({CEILING:g}) could not show a loss, one near chance (under {INFORMATIVE:g}) has little to preserve.")
+        "attributes), every replicate; 'most' read as at least 90% on every replicate. The null reconstructs each "
+        "held-out scene from another scene's GRACE codes (a derangement), which must lose what the model knew; the "
+        f"zero-shot classifier's reconstructions (no fitting) are a reference. A raw model at the ceiling ({CEILING:g}) "
+        f"could not show a loss, one near chance (under {INFORMATIVE:g}) has little to preserve.")
     return out
 
 

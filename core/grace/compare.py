@@ -5,16 +5,12 @@ number of active concepts (L0) on the fitted set sets the others' sparsity: SpLi
 bisection to give the same L0, TextSpan keeps round(L0) directions and the TopK SAE keeps round(L0)
 latents. Concept embeddings are the vocabulary words embedded alone (``embed_texts(model, words)``).
 
-Two controls are rows of every comparison (issue 24), so that a measure they pass as well as GRACE
-does is not read as evidence for GRACE:
-
-- "no fitting": ReLU(z·Dᵀ), GRACE's own initialisation (W = Dᵀ, b = 0), the clipped concept
-  similarities with no training at all (its sparsity is whatever it is: nothing to match);
-- "shuffled labels": GRACE's fitted map with the vocabulary's names permuted at random (one
-  permutation per seed, from ``derive_rng(seed, "shuffle")``). GRACE's fit never reads the names, so
-  this is exactly a GRACE fitted on a dictionary with shuffled labels: every name-free measure
-  (reconstruction, trustworthiness, triplets) is identical to GRACE's, and only the measures that
-  read the names can tell the two apart.
+The controls of ``core.grace.controls`` are rows of every comparison (issue 24), so that a measure
+they pass as well as GRACE does is not read as evidence for GRACE: "no fitting" (ReLU(z·Dᵀ), GRACE's
+initialisation, the zero-shot classifier over the words: a reference), "shuffled labels" (GRACE's map
+with its names permuted: a null) and, when asked for, "random dictionary" (GRACE fitted on random
+directions named by the words, at GRACE's L0: a null). Every row also scores zero-shot accuracy from
+reconstructions of *another* scene's codes ("zero-shot (scenes permuted)", the performance null).
 
 ``compare_seeds`` repeats the whole comparison on fresh fit and test scenes and fresh method seeds,
 all derived from one base seed, and summarises every metric across replicates.
@@ -22,16 +18,16 @@ all derived from one base seed, and summarises every metric across replicates.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from core.common.config import check_range
 from core.common.progress import report
-from core.common.seeding import derive_rng, derive_seed
+from core.common.seeding import derive_seed
 from core.grace.baselines import fit_sae, fit_splice, fit_textspan
-from core.grace.grace import GraceDecomposition, fit_grace
+from core.grace.controls import no_fitting, permuted_scenes, random_dictionary, shuffled_labels
+from core.grace.grace import fit_grace
 from core.grace.metrics import (attribute_hits, concept_attribute_agreement, concept_retrieval, distractor_share,
                                 neighbour_label_agreement, object_concept_recall, reconstruction_cosine,
                                 similarity_spearman, sparsity, triplet_agreement, trustworthiness, zero_shot_accuracy,
@@ -41,8 +37,9 @@ from core.grace.vocabulary import default_vocabulary
 
 FIT_SEED, TEST_SEED = 101, 202
 N_FIT, N_TEST = 2000, 1000
-METHODS = ("GRACE", "SpLiCE", "TextSpan", "SAE", "no fitting", "shuffled labels")
-CONTROLS = ("no fitting", "shuffled labels")
+METHODS = ("GRACE", "SpLiCE", "TextSpan", "SAE", "no fitting", "shuffled labels", "random dictionary")
+NULLS = ("shuffled labels", "random dictionary")     # no meaning in the names: must fail the named measures
+REFERENCE = "no fitting"                             # the zero-shot classifier over the words: a bar, not a null
 NAMED = ("concept-attribute agreement", "object recall (main)", "object recall (clutter)", "top-K precision",
          "retrieval P@50")           # the measures that read the concepts' names
 PER_SCENE = ("concept-attribute agreement", "object recall (main)", "top-K precision", "texture neighbours")
@@ -63,41 +60,6 @@ class Comparison:
     prompts: dict = field(default_factory=dict)
     outcomes: dict = field(default_factory=dict)   # method -> {metric in PER_SCENE: per-scene values [n_test]}
     seeds: dict = field(default_factory=dict)      # {"fit", "test", "method"}: the seeds of this comparison
-
-
-def no_fitting(image_embeddings, vocabulary, concept_embeddings) -> GraceDecomposition:
-    """The no-fitting control ReLU(z·Dᵀ): GRACE's map at its initialisation (W = Dᵀ, b = 0).
-
-    Parameters
-    ----------
-    image_embeddings : array [n, d]
-        Only their mean and radius are used (the centred space).
-    vocabulary : list of str
-    concept_embeddings : array [k, d]
-
-    Returns
-    -------
-    GraceDecomposition
-        With ``method == "no fitting"``.
-    """
-    from core.grace.space import Space, check_embeddings, concept_directions
-
-    x = check_embeddings("image_embeddings", image_embeddings)
-    d = concept_directions(check_embeddings("concept_embeddings", concept_embeddings, x.shape[1]))
-    return GraceDecomposition(list(vocabulary), d, Space.fit(x), "no fitting", d.T.copy(), np.zeros(len(d)), {})
-
-
-def shuffled_labels(decomposition, seed: int):
-    """``decomposition`` with its vocabulary's names permuted (``derive_rng(seed, "shuffle")``).
-
-    Returns
-    -------
-    Decomposition
-        The same maps and dictionary, ``method == "shuffled labels"``.
-    """
-    order = derive_rng(seed, "shuffle").permutation(len(decomposition.vocabulary))
-    names = [decomposition.vocabulary[i] for i in order]
-    return dataclasses.replace(decomposition, vocabulary=names, method="shuffled labels")
 
 
 def scene_set(model, n: int, seed: int, video: bool = False) -> SceneSet:
@@ -137,13 +99,17 @@ def per_scene(decomposition, test: SceneSet) -> dict:
                 codes, textures(test.scenes)), "_clutter": recall["clutter"]}
 
 
-def score(decomposition, test: SceneSet, prompts: dict, outcomes: dict | None = None) -> dict:
+def score(decomposition, test: SceneSet, prompts: dict, outcomes: dict | None = None, permutation=None) -> dict:
+    """Every metric of one decomposition on the held-out scenes; ``permutation`` (default: a derangement seeded by
+    the number of scenes) pairs each scene with another's codes for "zero-shot (scenes permuted)"."""
     codes = decomposition.encode(test.embeddings)
     recon = decomposition.reconstruct(codes)
     z = decomposition.space.centre(test.embeddings)
     vocab, attrs = decomposition.vocabulary, test.scenes.attributes
     agreement = concept_attribute_agreement(codes, vocab, attrs)
     zero_shot = zero_shot_accuracy(recon, attrs, prompts)
+    perm = permuted_scenes(len(codes), len(codes)) if permutation is None else np.asarray(permutation)
+    permuted = zero_shot_accuracy(recon[perm], attrs, prompts)
     scenes = per_scene(decomposition, test)
     if outcomes is not None:
         outcomes[decomposition.method] = {k: v for k, v in scenes.items() if k in PER_SCENE}
@@ -163,11 +129,13 @@ def score(decomposition, test: SceneSet, prompts: dict, outcomes: dict | None = 
             "texture neighbours": float(np.mean(scenes["texture neighbours"])),
             **{f"agreement/{k}": v for k, v in agreement.items()},
             "zero-shot (mean)": float(np.mean(list(zero_shot.values()))),
+            "zero-shot (scenes permuted)": float(np.mean(list(permuted.values()))),
             **{f"zero-shot/{k}": v for k, v in zero_shot.items()}}
 
 
 def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False, grace_kwargs: dict | None = None,
-            seed: int = 0, fit_seed: int = FIT_SEED, test_seed: int = TEST_SEED, progress=None) -> Comparison:
+            seed: int = 0, fit_seed: int = FIT_SEED, test_seed: int = TEST_SEED, random_control: bool = False,
+            progress=None) -> Comparison:
     """Fit every method on ``n_fit`` scenes at matched sparsity and score it on ``n_test`` held-out ones.
 
     Parameters
@@ -184,6 +152,9 @@ def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False
         Seeds GRACE, the SAE and the shuffled-label control.
     fit_seed, test_seed : int
         The scenes' seeds.
+    random_control : bool, default False
+        Also fit the random-dictionary null (:func:`core.grace.controls.random_dictionary`, about eight
+        GRACE fits more).
     progress : callable, optional
         Called after each stage (4 in all).
 
@@ -210,13 +181,17 @@ def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False
     methods["SAE"] = fit_sae(fit.embeddings, vocabulary, concepts, k_active=k, seed=seed)
     methods["no fitting"] = no_fitting(fit.embeddings, vocabulary, concepts)
     methods["shuffled labels"] = shuffled_labels(grace, seed)
+    if random_control:
+        methods["random dictionary"] = random_dictionary(fit.embeddings, vocabulary, target, seed=seed,
+                                                         **(grace_kwargs or {}))
     report(progress, 3, 4, {"fitted": 6})
     raw = zero_shot_accuracy(test.embeddings, test.scenes.attributes, prompts)
     table = [{"method": "raw embeddings", "zero-shot (mean)": float(np.mean(list(raw.values()))),
               "texture neighbours": float(np.mean(neighbour_label_agreement(test.embeddings, textures(test.scenes)))),
               **{f"zero-shot/{k}": v for k, v in raw.items()}}]
     outcomes = {}
-    table += [score(d, test, prompts, outcomes) for d in methods.values()]
+    perm = permuted_scenes(len(test.embeddings), derive_seed(test_seed, "permuted scenes"))
+    table += [score(d, test, prompts, outcomes, perm) for d in methods.values()]
     report(progress, 4, 4, {"scored": len(table)})
     return Comparison(methods, table, vocabulary, test, prompts, outcomes,
                       {"fit": int(fit_seed), "test": int(test_seed), "method": int(seed)})
@@ -266,7 +241,8 @@ class SeedComparison:
 
 
 def compare_seeds(model, replicates: int = 3, base_seed: int = 2026, n_fit: int = N_FIT, n_test: int = N_TEST,
-                  video: bool = False, grace_kwargs: dict | None = None, progress=None) -> SeedComparison:
+                  video: bool = False, grace_kwargs: dict | None = None, random_control: bool = False,
+                  progress=None) -> SeedComparison:
     """:func:`compare` on ``replicates`` independent replicates, seeds from :func:`replicate_seeds`.
 
     Parameters
@@ -276,7 +252,7 @@ def compare_seeds(model, replicates: int = 3, base_seed: int = 2026, n_fit: int 
         Independent replicates (fit scenes, test scenes, method seeds), at least 1.
     base_seed : int
         Every replicate's seeds derive from it.
-    n_fit, n_test, video, grace_kwargs
+    n_fit, n_test, video, grace_kwargs, random_control
         As for :func:`compare`.
     progress : callable, optional
         ``progress(r, replicates, {})`` after each replicate; returning False stops after it.
@@ -289,7 +265,7 @@ def compare_seeds(model, replicates: int = 3, base_seed: int = 2026, n_fit: int 
     runs = []
     for r, seeds in enumerate(replicate_seeds(base_seed, replicates), 1):
         runs.append(compare(model, n_fit, n_test, video, grace_kwargs, seed=seeds["method"], fit_seed=seeds["fit"],
-                            test_seed=seeds["test"]))
+                            test_seed=seeds["test"], random_control=random_control))
         if not report(progress, r, replicates, {"replicates": r}):
             break
     return SeedComparison(runs, base_seed)

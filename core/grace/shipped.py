@@ -24,7 +24,8 @@ from core.grace.space import Space
 from core.grace.vocabulary import ASSETS
 
 KINDS = {"GRACE": GraceDecomposition, "SpLiCE": SpliceDecomposition, "TextSpan": TextSpanDecomposition,
-         "SAE": SAEDecomposition, "no fitting": GraceDecomposition, "shuffled labels": GraceDecomposition}
+         "SAE": SAEDecomposition, "no fitting": GraceDecomposition, "shuffled labels": GraceDecomposition,
+         "random dictionary": GraceDecomposition}
 DECOMPOSITIONS, COMPARISON, EMBEDDINGS = (ASSETS / "decompositions.npz", ASSETS / "comparison.json",
                                           ASSETS / "embeddings.npz")
 

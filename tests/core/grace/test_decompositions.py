@@ -117,7 +117,7 @@ def test_topk_sae_keeps_k_latents_and_names_them():
 
 
 def test_the_no_fitting_control_is_relu_of_concept_similarities():
-    from core.grace.compare import no_fitting
+    from core.grace.controls import no_fitting
 
     x, concepts, _ = synthetic(n=50)
     control = no_fitting(x, WORDS, concepts)
@@ -131,7 +131,7 @@ def test_the_no_fitting_control_is_relu_of_concept_similarities():
 
 def test_shuffled_labels_keep_every_code_and_fail_the_named_measure():
     """The control that must fail: the same map under permuted names. Geometry cannot see it, names can."""
-    from core.grace.compare import shuffled_labels
+    from core.grace.controls import shuffled_labels
 
     x, concepts, _ = synthetic()
     new_x, _, attributes = synthetic(seed=1)
