@@ -24,8 +24,7 @@ from core.grace.space import Space
 from core.grace.vocabulary import ASSETS
 
 KINDS = {"GRACE": GraceDecomposition, "SpLiCE": SpliceDecomposition, "TextSpan": TextSpanDecomposition,
-         "SAE": SAEDecomposition, "no fitting": GraceDecomposition, "shuffled labels": GraceDecomposition,
-         "random dictionary": GraceDecomposition}
+         "SAE": SAEDecomposition, "no fitting": GraceDecomposition, "shuffled labels": GraceDecomposition}
 DECOMPOSITIONS, COMPARISON, EMBEDDINGS = (ASSETS / "decompositions.npz", ASSETS / "comparison.json",
                                           ASSETS / "embeddings.npz")
 
