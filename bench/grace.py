@@ -14,10 +14,14 @@ resampled within each replicate (2,000 resamples).
 
     python bench/grace.py             # writes bench/results/grace.json and .md (~12 minutes on 2 cores)
     python bench/grace.py --no-page   # the same without the page timings
+    python -m bench.run grace --grid scale     # the fit-set trend of GRACE − SpLiCE (18 cells, ~12 minutes)
+    python bench/grace.py --scale-trend        # reads those cells (running any not finished) into the results
+    python bench/grace.py --verdicts           # re-derives the verdicts from the stored numbers
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -27,12 +31,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import judged, write_results  # noqa: E402
+from bench.report import RESULTS, judged, rederive_verdicts, write_results  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.grace import load_model  # noqa: E402
 from core.grace.claims import HEADLINE, null_gap  # noqa: E402
-from core.grace.compare import METHODS, NAMED, NULLS, PER_SCENE, REFERENCE, compare_seeds, t_interval  # noqa: E402
+from core.grace.compare import (METHODS, NAMED, NULLS, PER_SCENE, REFERENCE, compare, compare_seeds,  # noqa: E402
+                                replicate_seeds, t_interval)
 from core.grace.refit import refit_curve  # noqa: E402
 from core.grace.train_clip import evaluate  # noqa: E402
 from core.grace.transfer import SHARED, transfer_hits  # noqa: E402
@@ -107,7 +112,77 @@ def transfer(image_runs, video_runs) -> dict:
     return out
 
 
+SWEEP_GRIDS = ("small", "scale")
+FIT_SIZES = (250, 1000, 4000)      # the trend's scales: fit scenes per replicate (held-out sets as in SIZES)
+TREND_REPLICATES = 3
+
+
+def sweep(grid: str) -> list:
+    """Cells of the fit-set trend: one replicate of one kind (images or clips) at one fit-set size, every method
+    at matched sparsity; ``small``: one cell of 60 fit and 40 held-out images, 20 GRACE steps."""
+    from bench.run import Cell
+
+    if grid == "small":
+        return [Cell("image-fit60-r0", {"kind": "image", "n_fit": 60, "n_test": 40, "replicate": 0, "steps": 20},
+                     BASE_SEED)]
+    if grid != "scale":
+        raise ValueError(f"grid: {grid!r} is not a grid of grace; allowed {', '.join(SWEEP_GRIDS)}")
+    return [Cell(f"{kind}-fit{n}-r{rep}", {"kind": kind, "n_fit": n, "n_test": SIZES[kind][1], "replicate": rep,
+                                           "steps": None}, BASE_SEED)
+            for kind in REPLICATES for n in FIT_SIZES for rep in range(TREND_REPLICATES)]
+
+
+def run_cell(cell):
+    """One replicate of the comparison at the cell's fit-set size, seeds from ``replicate_seeds`` as the bench's
+    own replicates: every method's named measures and L0."""
+    import torch
+
+    from bench.run import CellOutput
+
+    torch.set_num_threads(1)
+    p = cell.params
+    t = time.perf_counter()
+    seeds = replicate_seeds(cell.seed, p["replicate"] + 1)[p["replicate"]]
+    run = compare(load_model(), p["n_fit"], p["n_test"], video=p["kind"] == "video",
+                  grace_kwargs={"steps": p["steps"]} if p["steps"] else None, seed=seeds["method"],
+                  fit_seed=seeds["fit"], test_seed=seeds["test"])
+    rows = {row["method"]: row for row in run.table if row["method"] != "raw embeddings"}
+    values = {**p, "seeds": seeds, "methods": {m: {k: row[k] for k in ("L0", *NAMED)} for m, row in rows.items()}}
+    return CellOutput(values=values, measured={"seconds": time.perf_counter() - t})
+
+
+def scale_trend(values: list) -> dict:
+    """The finished cells of the ``scale`` grid, per kind and fit-set size: GRACE − SpLiCE and GRACE − the zero-shot
+    classifier on every named measure (mean and t 95% over replicates), and the two L0s."""
+    rows = []
+    for kind in REPLICATES:
+        for n in sorted({v["n_fit"] for v in values if v["kind"] == kind}):
+            cells = [v["methods"] for v in values if v["kind"] == kind and v["n_fit"] == n]
+            row = {"kind": kind, "n_fit": n, "replicates": len(cells),
+                   "L0": {m: float(np.mean([c[m]["L0"] for c in cells])) for m in ("GRACE", "SpLiCE")}}
+            for other in ("SpLiCE", REFERENCE):
+                row[f"GRACE - {other}"] = {
+                    metric: {"mean": float(np.mean(d)), "ci95_seeds": t_interval(d)} for metric in NAMED
+                    for d in [np.array([c["GRACE"][metric] - c[other][metric] for c in cells])]}
+            rows.append(row)
+    return {"fit_sizes": list(FIT_SIZES), "rows": rows,
+            "command": "python -m bench.run grace --grid scale; python bench/grace.py --scale-trend"}
+
+
+def _stored() -> dict:
+    path = RESULTS / f"{KEY}.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
 def main() -> int:
+    if "--verdicts" in sys.argv[1:]:
+        return rederive_verdicts(KEY, table, verdicts)
+    if "--scale-trend" in sys.argv[1:]:
+        from bench.run import sweep_values
+
+        stored = _stored()
+        stored["scale_trend"] = scale_trend(sweep_values(KEY, "scale")[0])
+        return write_results(KEY, stored, table(stored), verdicts=verdicts)
     t0 = time.perf_counter()
     model = load_model()
     r = {"clip_zero_shot_heldout": evaluate(model, n=1000, seed=4242), "base_seed": BASE_SEED,
@@ -135,6 +210,8 @@ def main() -> int:
     refit_curve(geometry=1.0, model=model)
     refit = time.perf_counter() - start
     r["refit"] = {"seconds": refit, "anchor_splice_encode_s": anchor, "ratio_to_anchor": refit / anchor}
+    if "scale_trend" in _stored():       # the sweep's trend is kept across reruns of the bench itself
+        r["scale_trend"] = _stored()["scale_trend"]
     if "--no-page" not in sys.argv:
         r["page"] = page_timings("../pages/grace.py")
     r["seconds"] = time.perf_counter() - t0
@@ -179,6 +256,14 @@ def table(r: dict) -> str:
                 lines.append(f"| {m} | {v['mean']:.3f} | {other} | {diff_cell(d)} |")
             if m not in t["differences"]:
                 lines.append(f"| {m} | {v['mean']:.3f} | | |")
+        lines.append("")
+    if "scale_trend" in r:
+        lines += ["**Fit-set trend** (GRACE − SpLiCE, mean (t 95% over replicates); `" + r["scale_trend"]["command"]
+                  + "`)", "", "| kind | fit scenes | L0 GRACE / SpLiCE | " + " | ".join(NAMED) + " |",
+                  "|---|---|---|" + "---|" * len(NAMED)]
+        for row in r["scale_trend"]["rows"]:
+            lines.append(f"| {row['kind']} | {row['n_fit']} | {row['L0']['GRACE']:.1f} / {row['L0']['SpLiCE']:.1f} | "
+                         + " | ".join(diff_cell(row["GRACE - SpLiCE"][m]) for m in NAMED) + " |")
         lines.append("")
     g = r["geometry_term_trustworthiness_gain"]
     lines += [f"Geometry term: trustworthiness GRACE − GRACE(γ = 0) on the same replicates {g['mean']:+.4f} "
