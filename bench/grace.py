@@ -14,7 +14,7 @@ resampled within each replicate (2,000 resamples).
 
     python bench/grace.py             # writes bench/results/grace.json and .md (~12 minutes on 2 cores)
     python bench/grace.py --no-page   # the same without the page timings
-    python -m bench.run grace --grid scale     # the fit-set trend of GRACE − SpLiCE (18 cells, ~12 minutes)
+    python -m bench.run grace --grid scale     # the fit-set trend of GRACE − SpLiCE (24 cells, ~8 minutes)
     python bench/grace.py --scale-trend        # reads those cells (running any not finished) into the results
     python bench/grace.py --verdicts           # re-derives the verdicts from the stored numbers
 """
@@ -113,7 +113,7 @@ def transfer(image_runs, video_runs) -> dict:
 
 
 SWEEP_GRIDS = ("small", "scale")
-FIT_SIZES = (250, 1000, 4000)      # the trend's scales: fit scenes per replicate (held-out sets as in SIZES)
+FIT_SIZES = (250, 1000, 4000, 16000)   # the trend's scales: fit scenes per replicate (held-out sets as in SIZES)
 TREND_REPLICATES = 3
 
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from core.common.claims import Claim
 from core.common.decisions import Every, Interval, Some, Threshold
-from core.common.rules import Check, Rule
+from core.common.rules import Check, Diagnosis, Rule
 from core.grace.compare import NAMED, NULLS, REFERENCE
 
 CLAIMS = (
@@ -123,7 +123,23 @@ RULES = {
                       "comes to the bar, not required)",
                       lambda r: [max(hi for _, hi in _intervals(r, k, REFERENCE, m)) for m in HEADLINE
                                  for k in _kinds(r)], Every(Threshold(0.0, "above", strict=False)))),
-        reproduced=("beats_nulls", "beats_nulls_all", "random_dictionary", "splice")),
+        reproduced=("beats_nulls", "beats_nulls_all", "random_dictionary", "splice"),
+        diagnosis=Diagnosis(
+            "genuine",
+            "GRACE beats both nulls on every named measure in images and clips, and the random dictionary fails the "
+            "same test (python bench/grace.py --no-page); what stops 'reproduced' is the SpLiCE reference: SpLiCE "
+            "recalls the clutter objects' words better (images -0.038 (-0.048, -0.028), clips -0.043 (-0.060, "
+            "-0.025)), while GRACE leads it on the main object's attributes, main-object recall and retrieval. Our "
+            "scoring is not the cause: the t interval and the scene bootstrap are calibrated (tests/bench/"
+            "test_grace_intervals.py) and the L0s are matched. The lead does not close with data: GRACE - SpLiCE "
+            "on clutter recall at 250, 1000, 4000, 16000 fit scenes is -0.044, -0.034, -0.027, -0.034 on images and "
+            "-0.046, -0.042, -0.036, -0.053 on clips (python -m bench.run grace --grid scale; python bench/grace.py "
+            "--scale-trend). Its mechanism is the geometry term of our reading of the objective: without it "
+            "(gamma = 0, the bench's ablation) GRACE leads SpLiCE on clutter recall +0.029 (+0.012, +0.046) on "
+            "images; the neighbourhood term pulls the codes toward the main object, which dominates the embeddings' "
+            "neighbourhoods. Old figure (3 replicates of 500/400 and 300/200 scenes, 2026-12-01): not reproduced "
+            "against the no-fitting control, then counted as a null (agreement 0.856 vs 0.887).",
+            trend="scale_trend.rows")),
     "geometry_preserving": Rule(
         checks=(Check("some_comparison", "claim", "GRACE − SpLiCE and GRACE − no fitting on trustworthiness (t interval "
                       "over replicates, images and clips), and GRACE − GRACE without its geometry term (paired replicates)",
