@@ -19,8 +19,8 @@ def test_the_scale_grid_runs_every_kind_size_and_replicate_once():
 
 
 def _cell(kind, n, grace, splice, zero, l0=(10.0, 9.0)):
-    def row(value, l):
-        return {"L0": l, **{m: value for m in NAMED}}
+    def row(value, active):
+        return {"L0": active, **{m: value for m in NAMED}}
     return {"kind": kind, "n_fit": n, "methods": {"GRACE": row(grace, l0[0]), "SpLiCE": row(splice, l0[1]),
                                                   "no fitting": row(zero, 13.0)}}
 
