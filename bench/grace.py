@@ -35,12 +35,13 @@ from bench.report import RESULTS, judged, rederive_verdicts, write_results  # no
 from bench.timing import page_timings  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.grace import load_model  # noqa: E402
-from core.grace.claims import HEADLINE, null_gap  # noqa: E402
+from core.grace.claims import HEADLINE, TRANSFERS, null_gap  # noqa: E402
 from core.grace.compare import (METHODS, NAMED, NULLS, PER_SCENE, REFERENCE, compare, compare_seeds,  # noqa: E402
                                 replicate_seeds, t_interval)
 from core.grace.refit import refit_curve  # noqa: E402
 from core.grace.train_clip import evaluate  # noqa: E402
-from core.grace.transfer import SHARED, transfer_hits  # noqa: E402
+from core.grace.scenes import ATTRIBUTES  # noqa: E402
+from core.grace.transfer import FAMILIES, IN_DOMAIN, SHARED, family_transfer, transfer_hits  # noqa: E402
 
 KEY = "grace"
 COMMAND = "python bench/grace.py"
@@ -50,7 +51,6 @@ SIZES = {"image": (1000, 600), "video": (600, 400)}       # (fit, held-out) scen
 ABLATION_REPLICATES = 3
 CEILING = 0.99   # a score at or above this on both sides cannot tell methods apart
 INFORMATIVE = 0.5   # raw zero-shot (mean over attributes; chance about 0.21) below this: little to preserve
-IN_DOMAIN = "GRACE fitted on clips"      # the transfer's in-domain reference
 COLUMNS = ["L0", "reconstruction cosine (centred)", "trustworthiness", "triplet agreement", "similarity Spearman",
            "concept-attribute agreement", "object recall (main)", "object recall (clutter)", "top-K precision",
            "retrieval P@50", "texture neighbours", "distractor share", "zero-shot (mean)", "zero-shot (scenes permuted)"]
@@ -90,16 +90,29 @@ def summarise(sc, others=None) -> dict:
 
 
 def transfer(image_runs, video_runs) -> dict:
-    """Image replicate r's maps on clip replicate r's held-out clips (shared attributes): per method the mean
-    hit rate per replicate, and GRACE − other (and each null − SpLiCE) with t and scene-bootstrap intervals."""
+    """Image replicate r's maps on clip replicate r's held-out clips (shape, colour, size), against the clips' own
+    GRACE."""
     hits = []
     for src, dst in zip(image_runs.runs, video_runs.runs):
-        h = transfer_hits(src.decompositions, dst.test.embeddings, dst.test.scenes.attributes)
-        h[IN_DOMAIN] = transfer_hits({"GRACE": dst.decompositions["GRACE"]}, dst.test.embeddings,
-                                     dst.test.scenes.attributes)["GRACE"]
+        h = transfer_hits({**src.decompositions, IN_DOMAIN: dst.decompositions["GRACE"]}, dst.test.embeddings,
+                          dst.test.scenes.attributes)
         hits.append(h)
+    return transfer_summary(hits, "images", "clips", SHARED)
+
+
+def family_transfers(model) -> dict:
+    """Per image replicate (the bench's seeds, its sizes), maps fitted on one family of scenes read on the other."""
+    n_fit, n_test = SIZES["image"]
+    hits = [family_transfer(model, n_fit, n_test, seeds) for seeds in replicate_seeds(BASE_SEED, REPLICATES["image"])]
+    return transfer_summary(hits, "main object " + "/".join(FAMILIES[0]), "main object " + "/".join(FAMILIES[1]),
+                            tuple(ATTRIBUTES))
+
+
+def transfer_summary(hits: list, source: str, target: str, attributes) -> dict:
+    """Per method the mean hit rate per replicate, and GRACE − other (and each null − SpLiCE) with t and
+    scene-bootstrap intervals, from each replicate's ``{method: per-scene hits}``."""
     methods = [m for m in hits[0] if all(m in h for h in hits)]
-    out = {"from": "image", "to": "video", "attributes": list(SHARED),
+    out = {"from": source, "to": target, "attributes": list(attributes),
            "methods": {m: {"values": [float(h[m].mean()) for h in hits]} for m in methods}, "differences": {}}
     for m in methods:
         out["methods"][m]["mean"] = float(np.mean(out["methods"][m]["values"]))
@@ -108,7 +121,7 @@ def transfer(image_runs, video_runs) -> dict:
         d = np.array([h[a].mean() - h[b].mean() for h in hits])
         out["differences"].setdefault(a, {})[b] = {
             "mean": float(d.mean()), "values": d.tolist(), "ci95_seeds": t_interval(d),
-            "ci95_scenes": paired_bootstrap([h[a] - h[b] for h in hits], derive_rng(BASE_SEED, "transfer", a, b))}
+            "ci95_scenes": paired_bootstrap([h[a] - h[b] for h in hits], derive_rng(BASE_SEED, "transfer", source, a, b))}
     return out
 
 
@@ -195,6 +208,8 @@ def main() -> int:
         r["summaries"][kind] = summarise(runs[kind])
         print(kind, f"{time.perf_counter() - t0:.0f}s", flush=True)
     r["transfer"] = transfer(runs["image"], runs["video"])
+    r["family_transfer"] = family_transfers(model)
+    print("transfers", f"{time.perf_counter() - t0:.0f}s", flush=True)
     ablation = compare_seeds(model, replicates=ABLATION_REPLICATES, base_seed=BASE_SEED, n_fit=SIZES["image"][0],
                              n_test=SIZES["image"][1], grace_kwargs={"geometry": 0.0})
     paired = runs["image"].runs[:ABLATION_REPLICATES]
@@ -246,11 +261,13 @@ def table(r: dict) -> str:
         for other, d in diffs.items():
             lines.append(f"| {other} | " + " | ".join(diff_cell(d[m]) for m in DIFF_METRICS) + " |")
         lines.append("")
-    if "transfer" in r:
-        t = r["transfer"]
-        lines += [f"**Transfer, maps fitted on images read on clips** (attribute agreement on "
+    for name in ("transfer", "family_transfer"):
+        if name not in r:
+            continue
+        t = r[name]
+        lines += [f"**Transfer, maps fitted on {t['from']} read on {t['to']}** (attribute agreement on "
                   f"{', '.join(t['attributes'])}; mean over replicates)", "", "| method | agreement | minus | "
-                  "difference (t 95% over replicates) [clip bootstrap 95%] |", "|---|---|---|---|"]
+                  "difference (t 95% over replicates) [scene bootstrap 95%] |", "|---|---|---|---|"]
         for m, v in t["methods"].items():
             for other, d in t["differences"].get(m, {}).items():
                 lines.append(f"| {m} | {v['mean']:.3f} | {other} | {diff_cell(d)} |")
@@ -339,26 +356,31 @@ def describe(r: dict) -> dict:
               "trustworthiness does not read the concepts' names, so it cannot show alignment.")
     out["geometry_preserving"] = (figure, detail)
 
-    t = r["transfer"]
+    names = [n for n in TRANSFERS if n in r]
 
-    def moved(a, b):
+    def moved(t, a, b):
         return diff_cell(t["differences"][a][b])
 
-    figure = (f"images to clips, attribute agreement on {', '.join(t['attributes'])}: GRACE "
-              f"{t['methods']['GRACE']['mean']:.3f}, SpLiCE {t['methods']['SpLiCE']['mean']:.3f}, nulls: shuffled "
-              f"labels {t['methods']['shuffled labels']['mean']:.3f}, random dictionary "
-              f"{t['methods']['random dictionary']['mean']:.3f}; references: GRACE fitted on the clips "
-              f"{t['methods'][IN_DOMAIN]['mean']:.3f}, zero-shot classifier {t['methods'][REFERENCE]['mean']:.3f}")
-    detail = ("Every map fitted on images only, read on the paired replicate's held-out clips (its centred space, "
-              "its map, SpLiCE's λ all from the images), per clip the share of shape, colour and size its largest "
-              "code gets right; mean (t 95% over replicates) [clip bootstrap 95%]: GRACE − SpLiCE "
-              f"{moved('GRACE', 'SpLiCE')}; GRACE − shuffled labels {moved('GRACE', 'shuffled labels')}; GRACE − "
-              f"random dictionary {moved('GRACE', 'random dictionary')}; nulls in GRACE's place: shuffled labels − "
-              f"SpLiCE {moved('shuffled labels', 'SpLiCE')}, random dictionary − SpLiCE "
-              f"{moved('random dictionary', 'SpLiCE')}; GRACE − GRACE fitted on the clips {moved('GRACE', IN_DOMAIN)}; "
-              f"GRACE − zero-shot classifier {moved('GRACE', REFERENCE)}. Not counted (the earlier measure, a "
-              "neighbourhood statistic that no transfer needs): the share of 10 nearest code neighbours with the "
-              "scene's unnamed texture, " + gaps(("SpLiCE", REFERENCE), ["texture neighbours"]) + ".")
+    def level(t, m):
+        return f"{t['methods'][m]['mean']:.3f}"
+
+    figure = "; ".join(
+        f"{t['from']} to {t['to']} ({', '.join(t['attributes'])}): GRACE {level(t, 'GRACE')}, SpLiCE "
+        f"{level(t, 'SpLiCE')}, nulls: shuffled labels {level(t, 'shuffled labels')}, random dictionary "
+        f"{level(t, 'random dictionary')}; references: "
+        f"GRACE in domain {level(t, IN_DOMAIN)}, zero-shot classifier {level(t, REFERENCE)}" for t in map(r.get, names))
+    detail = ("Every map fitted on the source only (its centred space, its map, SpLiCE's λ), read on the paired "
+              "replicate's held-out target scenes; per scene the share of the scored attributes its largest code gets "
+              "right; mean (t 95% over replicates) [scene bootstrap 95%]. " + " ".join(
+                  f"{t['from']} to {t['to']}: GRACE − SpLiCE {moved(t, 'GRACE', 'SpLiCE')}; GRACE − shuffled labels "
+                  f"{moved(t, 'GRACE', 'shuffled labels')}; GRACE − random dictionary "
+                  f"{moved(t, 'GRACE', 'random dictionary')}; nulls in GRACE's place: shuffled labels − SpLiCE "
+                  f"{moved(t, 'shuffled labels', 'SpLiCE')}, random dictionary − SpLiCE "
+                  f"{moved(t, 'random dictionary', 'SpLiCE')}; GRACE − GRACE in domain {moved(t, 'GRACE', IN_DOMAIN)}; "
+                  f"GRACE − zero-shot classifier {moved(t, 'GRACE', REFERENCE)}." for t in map(r.get, names))
+              + " Not counted (the earlier measure, a neighbourhood statistic that no transfer needs): the share of "
+              "10 nearest code neighbours with the scene's unnamed texture, "
+              + gaps(("SpLiCE", REFERENCE), ["texture neighbours"]) + ".")
     out["global_structure"] = (figure, detail)
 
     parts = []

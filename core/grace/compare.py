@@ -133,6 +133,51 @@ def score(decomposition, test: SceneSet, prompts: dict, outcomes: dict | None = 
             **{f"zero-shot/{k}": v for k, v in zero_shot.items()}}
 
 
+def fit_methods(embeddings, vocabulary, concepts, seed: int = 0, grace_kwargs: dict | None = None,
+                random_control: bool = False, progress=None) -> dict:
+    """Every method and control fitted on ``embeddings`` at GRACE's sparsity, as :func:`compare` fits them.
+
+    Parameters
+    ----------
+    embeddings : array [n, d]
+        The fit set's image (or clip) embeddings.
+    vocabulary : list of str
+        The concept words.
+    concepts : array [k, d]
+        Their text embeddings.
+    seed : int
+        Seeds GRACE, the SAE and the controls.
+    grace_kwargs : dict, optional
+        Extra arguments of :func:`fit_grace`.
+    random_control : bool, default False
+        Also the random-dictionary null.
+    progress : callable, optional
+        Called after each of the first three of :func:`compare`'s four stages.
+
+    Returns
+    -------
+    dict
+        ``{method: Decomposition}`` in ``METHODS`` order.
+    """
+    grace = fit_grace(embeddings, vocabulary, concepts, seed=seed, **(grace_kwargs or {}))
+    report(progress, 1, 4, {"fitted": 1})
+    target = sparsity(grace.encode(embeddings))
+    k = max(1, int(round(target)))
+    l1 = match_splice_l1(lambda lam: fit_splice(embeddings, vocabulary, concepts, lam),
+                         lambda d: d.encode(embeddings[:300]), target)
+    methods = {"GRACE": grace, "SpLiCE": fit_splice(embeddings, vocabulary, concepts, l1)}
+    report(progress, 2, 4, {"fitted": 2})
+    methods["TextSpan"] = fit_textspan(embeddings, vocabulary, concepts, n_directions=k)
+    methods["SAE"] = fit_sae(embeddings, vocabulary, concepts, k_active=k, seed=seed)
+    methods["no fitting"] = no_fitting(embeddings, vocabulary, concepts)
+    methods["shuffled labels"] = shuffled_labels(grace, seed)
+    if random_control:
+        methods["random dictionary"] = random_dictionary(embeddings, vocabulary, target, seed=seed,
+                                                         **(grace_kwargs or {}))
+    report(progress, 3, 4, {"fitted": len(methods)})
+    return methods
+
+
 def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False, grace_kwargs: dict | None = None,
             seed: int = 0, fit_seed: int = FIT_SEED, test_seed: int = TEST_SEED, random_control: bool = False,
             progress=None) -> Comparison:
@@ -169,22 +214,7 @@ def compare(model, n_fit: int = N_FIT, n_test: int = N_TEST, video: bool = False
     prompts = {k: embed_texts(model, p) for k, p in zero_shot_prompts(video).items()}
     fit = scene_set(model, n_fit, fit_seed, video)
     test = scene_set(model, n_test, test_seed, video)
-    grace = fit_grace(fit.embeddings, vocabulary, concepts, seed=seed, **(grace_kwargs or {}))
-    report(progress, 1, 4, {"fitted": 1})
-    target = sparsity(grace.encode(fit.embeddings))
-    k = max(1, int(round(target)))
-    l1 = match_splice_l1(lambda lam: fit_splice(fit.embeddings, vocabulary, concepts, lam),
-                         lambda d: d.encode(fit.embeddings[:300]), target)
-    methods = {"GRACE": grace, "SpLiCE": fit_splice(fit.embeddings, vocabulary, concepts, l1)}
-    report(progress, 2, 4, {"fitted": 2})
-    methods["TextSpan"] = fit_textspan(fit.embeddings, vocabulary, concepts, n_directions=k)
-    methods["SAE"] = fit_sae(fit.embeddings, vocabulary, concepts, k_active=k, seed=seed)
-    methods["no fitting"] = no_fitting(fit.embeddings, vocabulary, concepts)
-    methods["shuffled labels"] = shuffled_labels(grace, seed)
-    if random_control:
-        methods["random dictionary"] = random_dictionary(fit.embeddings, vocabulary, target, seed=seed,
-                                                         **(grace_kwargs or {}))
-    report(progress, 3, 4, {"fitted": 6})
+    methods = fit_methods(fit.embeddings, vocabulary, concepts, seed, grace_kwargs, random_control, progress)
     raw = zero_shot_accuracy(test.embeddings, test.scenes.attributes, prompts)
     table = [{"method": "raw embeddings", "zero-shot (mean)": float(np.mean(list(raw.values()))),
               "texture neighbours": float(np.mean(neighbour_label_agreement(test.embeddings, textures(test.scenes)))),

@@ -82,3 +82,36 @@ def test_transfer_hits_read_only_the_shared_attributes():
     hits = transfer_hits({"m": Fixed()}, np.zeros((1, 4)), attrs)["m"]
     # shape right, colour wrong, size has no positive code (not a hit): 1 of 3; "left" is not read.
     assert hits.tolist() == pytest.approx([1 / 3])
+
+
+def test_family_scenes_are_the_stream_filtered_by_main_shape():
+    from core.grace.scenes import make_scenes
+    from core.grace.transfer import FAMILIES, family_scenes
+
+    source, target = FAMILIES
+    assert set(source) | set(target) == {"circle", "square", "triangle", "cross", "diamond", "ring"}
+    assert not set(source) & set(target)
+    scenes = family_scenes(30, seed=4, shapes=target)
+    assert len(scenes) == 30 and all(a["shape"] in target for a in scenes.attributes)
+    stream = make_scenes(200, seed=4)
+    kept = [i for i, a in enumerate(stream.attributes) if a["shape"] in target][:30]
+    assert np.array_equal(scenes.images, stream.images[kept])
+    assert scenes.captions == [stream.captions[i] for i in kept]
+    assert scenes.hidden == [stream.hidden[i] for i in kept]
+    # A single rare shape still fills its quota (the stream is drawn further).
+    assert [a["shape"] for a in family_scenes(40, seed=4, shapes=("ring",)).attributes] == ["ring"] * 40
+    for bad, field in (({"shapes": ()}, "shapes"), ({"shapes": ("star",)}, "shapes"), ({"n": 0}, "n")):
+        with pytest.raises(ValueError, match=f"^{field}: "):
+            family_scenes(**{"n": 5, "seed": 4, "shapes": source, **bad})
+
+
+@pytest.mark.slow("fits every method on 200 source-family images with the small CLIP")
+def test_family_transfer_reads_the_target_family_and_names_matter():
+    from core.grace import load_model
+    from core.grace.transfer import IN_DOMAIN, family_transfer
+
+    hits = family_transfer(load_model(), 200, 120, {"fit": 1, "test": 2, "method": 3}, random_control=False)
+    assert {"GRACE", "SpLiCE", "no fitting", "shuffled labels", IN_DOMAIN} <= set(hits)
+    for values in hits.values():
+        assert values.shape == (120,) and set(np.round(values * 4, 9)) <= {0, 1, 2, 3, 4}   # four attributes
+    assert hits["GRACE"].mean() > hits["shuffled labels"].mean() + 0.3       # the names carry over to new shapes
