@@ -189,10 +189,12 @@ def concept_map_section(image_methods: dict, embedding: np.ndarray | None) -> No
 def baselines_section(doc: dict) -> None:
     show(controls_figure(doc["tables"]["image"]), key="chart-controls")
     st.markdown(
-        "**Controls.** *No fitting* is ReLU(z·Dᵀ), GRACE's initialisation: the concept similarities with no "
-        "training. *Shuffled labels* is GRACE's own map with its words' names permuted: every name-free measure "
-        "(trustworthiness, triplets, reconstruction) is identical to GRACE's, so only the measures that read the "
-        "names can show alignment. A measure on which a control does as well as GRACE is not evidence for GRACE.")
+        "**Controls.** *No fitting* is ReLU(z·Dᵀ), GRACE's initialisation: CLIP's zero-shot classifier over the "
+        "words, with no training. It is a reference, a bar to compare with, not a null. *Shuffled labels* is "
+        "GRACE's own map with its words' names permuted: a null. Every name-free measure (trustworthiness, "
+        "triplets, reconstruction) is identical to GRACE's, so only the measures that read the names can show "
+        "alignment. The verdicts add a second null, GRACE fitted on a random dictionary at GRACE's sparsity. A "
+        "measure on which a null does as well as GRACE is not evidence for GRACE.")
     st.dataframe(metrics_frame(doc["tables"]["image"]), hide_index=True,
                  column_config={name: st.column_config.NumberColumn(name, help=text, format="%.3f")
                                 for name, text in HELP.items()})
