@@ -21,7 +21,6 @@ resampled within each replicate (2,000 resamples).
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.report import RESULTS, judged, rederive_verdicts, write_results  # noqa: E402
+from bench.report import judged, rederive_verdicts, stored_results, write_results  # noqa: E402
 from bench.timing import page_timings  # noqa: E402
 from core.common.seeding import derive_rng  # noqa: E402
 from core.grace import load_model  # noqa: E402
@@ -182,20 +181,13 @@ def scale_trend(values: list) -> dict:
             "command": "python -m bench.run grace --grid scale; python bench/grace.py --scale-trend"}
 
 
-def _stored() -> dict:
-    path = RESULTS / f"{KEY}.json"
-    return json.loads(path.read_text()) if path.is_file() else {}
-
-
 def main() -> int:
     if "--verdicts" in sys.argv[1:]:
         return rederive_verdicts(KEY, table, verdicts)
     if "--scale-trend" in sys.argv[1:]:
         from bench.run import sweep_values
 
-        stored = _stored()
-        stored["scale_trend"] = scale_trend(sweep_values(KEY, "scale")[0])
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts, scale_trend=scale_trend(sweep_values(KEY, "scale")[0]))
     t0 = time.perf_counter()
     model = load_model()
     r = {"clip_zero_shot_heldout": evaluate(model, n=1000, seed=4242), "base_seed": BASE_SEED,
@@ -225,8 +217,8 @@ def main() -> int:
     refit_curve(geometry=1.0, model=model)
     refit = time.perf_counter() - start
     r["refit"] = {"seconds": refit, "anchor_splice_encode_s": anchor, "ratio_to_anchor": refit / anchor}
-    if "scale_trend" in _stored():       # the sweep's trend is kept across reruns of the bench itself
-        r["scale_trend"] = _stored()["scale_trend"]
+    if "scale_trend" in stored_results(KEY):     # the sweep's trend is kept across reruns of the bench itself
+        r["scale_trend"] = stored_results(KEY)["scale_trend"]
     if "--no-page" not in sys.argv:
         r["page"] = page_timings("../pages/grace.py")
     r["seconds"] = time.perf_counter() - t0

@@ -20,7 +20,6 @@ ratio of median times in one run. Writes bench/results/lvqmark.json and .md.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.lvqmark_calibration import calibration_words  # noqa: E402
-from bench.report import RESULTS, judged, rederive_verdicts, write_results  # noqa: E402
+from bench.report import judged, rederive_verdicts, stored_results, write_results  # noqa: E402
 from core.lvqmark.claims import (KEY_ALPHA, QUALITY_MARGIN, _drifts, _global_fprs, _mean_fpr, _self_null,  # noqa: E402
                                  _smaller_count, _stabilises_somewhat)
 from core.lvqmark.key_control import mean_t_interval  # noqa: E402
@@ -383,11 +382,6 @@ def describe(result: dict) -> dict:
 verdicts = judged(KEY, describe, COMMAND)
 
 
-def _stored() -> dict:
-    path = RESULTS / f"{KEY}.json"
-    return json.loads(path.read_text()) if path.is_file() else {}
-
-
 def main() -> int:
     from core.lvqmark import DATASETS
 
@@ -396,19 +390,13 @@ def main() -> int:
     if "--window-trend" in sys.argv[1:]:
         from bench.run import sweep_values
 
-        stored = _stored()
-        stored["window_trend"] = window_trend(sweep_values(KEY, "window")[0])
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts, window_trend=window_trend(sweep_values(KEY, "window")[0]))
     if "--self-null" in sys.argv[1:]:
-        stored = _stored()
-        stored["self_null"] = {ds: self_null(ds) for ds in DATASETS}
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts, self_null={ds: self_null(ds) for ds in DATASETS})
     if "--calibration" in sys.argv[1:]:
         from bench.lvqmark_calibration import calibration
 
-        stored = _stored()
-        stored["calibration"] = calibration(DATASETS, ENCODERS)
-        return write_results(KEY, stored, table(stored), verdicts=verdicts)
+        return rederive_verdicts(KEY, table, verdicts, calibration=calibration(DATASETS, ENCODERS))
     t0 = time.perf_counter()
     result = {"detection": {}, "locality": {}, "quality": {}, "self_null": {}}
     for ds in DATASETS:
@@ -421,7 +409,7 @@ def main() -> int:
     result["scale"] = {"n_windows": N_WINDOWS, "chunk": CHUNK, "strengths": list(STRENGTHS), "delta": 4.0,
                        "key": 12345, "window": 24, "codebook": 32}
     result["wall_s"] = time.perf_counter() - t0
-    stored = _stored()   # measured apart (--calibration), and the figures from before the two-sample z: evidence
+    stored = stored_results(KEY)   # measured apart (--calibration), and the figures from before the two-sample z: evidence
     result.update({k: stored[k] for k in ("calibration", "before_two_sample_z", "window_trend") if k in stored})
     return write_results(KEY, result, table(result), verdicts=verdicts)
 

@@ -95,10 +95,17 @@ def decided(v: Verdict) -> str:
     return f" {text}" if text else ""
 
 
-def rederive_verdicts(key: str, table, verdicts) -> int:
+def stored_results(key: str) -> dict:
+    """Bench ``key``'s stored results (``bench/results/<key>.json``), or an empty dict when there are none."""
+    path = RESULTS / f"{key}.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def rederive_verdicts(key: str, table, verdicts, **added) -> int:
     """A bench's ``--verdicts``: rewrite its stored results' claims and verdicts from the numbers already there,
-    measuring nothing (what ``python bench/ledger.py <key>`` does for every bench)."""
-    stored = json.loads((RESULTS / f"{key}.json").read_text())
+    measuring nothing (what ``python bench/ledger.py <key>`` does for every bench); ``added`` entries (a sweep's
+    trend, a measurement run apart) are stored first."""
+    stored = {**stored_results(key), **added}
     return write_results(key, stored, table(stored), verdicts=verdicts)
 
 
