@@ -87,6 +87,15 @@ def test_every_claim_has_a_rule_and_its_reachable_statuses_are_known(key):
             assert statuses >= {REPRODUCED, NOT_REPRODUCED}, f"{name} reaches only {sorted(statuses)}"
 
 
+DIAGNOSED = ("grace", "lvqmark")   # systems whose diagnosis issue is done (#62): every claim can reach every status
+
+
+@pytest.mark.parametrize("key", DIAGNOSED)
+def test_every_claim_of_a_diagnosed_system_can_reach_all_four_statuses(key):
+    for claim_id, rule in rules_of(key).items():
+        assert reachable(rule) == set(STATUSES), f"{key}.{claim_id} reaches only {sorted(reachable(rule))}"
+
+
 @pytest.mark.parametrize("key", LEDGER)
 def test_every_stored_verdict_names_its_decision_controls_and_diagnosis(key):
     for v in load_verdicts(key).values():
