@@ -4,17 +4,19 @@ Every method at matched sparsity (see core/grace/compare.py), every metric, for 
 clips, each on several independent replicates (fresh fit scenes, test scenes and method seeds,
 derived from ``BASE_SEED``); the controls (core/grace/controls.py: no fitting, the zero-shot
 classifier ReLU(z·Dᵀ), a reference; shuffled concept labels and a random dictionary at GRACE's L0,
-the nulls) are rows of every table. Transfer (core/grace/transfer.py): every image replicate's maps
-read the paired clip replicate's held-out clips, against the clips' own GRACE. GRACE without its geometry term (the ablation) on the same replicates; the live
-refit's time next to an anchor (one SpLiCE encoding of the same held-out set); the page's first view.
+the nulls) are rows of every table. Transfers (core/grace/transfer.py): every image replicate's maps
+read the paired clip replicate's held-out clips, and maps fitted on one family of scenes read the
+other, each against GRACE fitted on the target. GRACE without its geometry term (the ablation) on the
+same replicates; the live refit's time next to an anchor (one SpLiCE encoding of the same held-out
+set); the page's first view; the fit-set trend from the ``scale`` sweep's cells.
 
 Intervals: for every metric, the difference GRACE − other per replicate, with a Student-t 95%
 interval over replicates; for the per-scene metrics also a paired bootstrap over held-out scenes,
 resampled within each replicate (2,000 resamples).
 
-    python bench/grace.py             # writes bench/results/grace.json and .md (~12 minutes on 2 cores)
+    python bench/grace.py             # writes bench/results/grace.json and .md (~8 minutes on 2 cores)
     python bench/grace.py --no-page   # the same without the page timings
-    python -m bench.run grace --grid scale     # the fit-set trend of GRACE − SpLiCE (24 cells, ~8 minutes)
+    python -m bench.run grace --grid scale     # the fit-set trend of GRACE − SpLiCE (24 cells, ~5 minutes)
     python bench/grace.py --scale-trend        # reads those cells (running any not finished) into the results
     python bench/grace.py --verdicts           # re-derives the verdicts from the stored numbers
 """
@@ -38,8 +40,8 @@ from core.grace.claims import HEADLINE, TRANSFERS, null_gap  # noqa: E402
 from core.grace.compare import (METHODS, NAMED, NULLS, PER_SCENE, REFERENCE, compare, compare_seeds,  # noqa: E402
                                 replicate_seeds, t_interval)
 from core.grace.refit import refit_curve  # noqa: E402
-from core.grace.train_clip import evaluate  # noqa: E402
 from core.grace.scenes import ATTRIBUTES  # noqa: E402
+from core.grace.train_clip import evaluate  # noqa: E402
 from core.grace.transfer import FAMILIES, IN_DOMAIN, SHARED, family_transfer, transfer_hits  # noqa: E402
 
 KEY = "grace"
@@ -91,11 +93,8 @@ def summarise(sc, others=None) -> dict:
 def transfer(image_runs, video_runs) -> dict:
     """Image replicate r's maps on clip replicate r's held-out clips (shape, colour, size), against the clips' own
     GRACE."""
-    hits = []
-    for src, dst in zip(image_runs.runs, video_runs.runs):
-        h = transfer_hits({**src.decompositions, IN_DOMAIN: dst.decompositions["GRACE"]}, dst.test.embeddings,
-                          dst.test.scenes.attributes)
-        hits.append(h)
+    hits = [transfer_hits({**src.decompositions, IN_DOMAIN: dst.decompositions["GRACE"]}, dst.test.embeddings,
+                          dst.test.scenes.attributes) for src, dst in zip(image_runs.runs, video_runs.runs)]
     return transfer_summary(hits, "images", "clips", SHARED)
 
 
@@ -338,8 +337,8 @@ def describe(r: dict) -> dict:
               "bootstrap 95%]: " + gaps((*NULLS, "SpLiCE", REFERENCE), NAMED) + ". The null run through the "
               "claim's test, random dictionary minus shuffled labels on the headline measures (t 95% over "
               "replicates): " + "; ".join(
-                  f"{k} {m} {null_gap(s[k], m)['mean']:+.3f} ({null_gap(s[k], m)['ci95_seeds'][0]:+.3f}, "
-                  f"{null_gap(s[k], m)['ci95_seeds'][1]:+.3f})" for m in HEADLINE for k in kinds) + ".")
+                  f"{k} {m} {g['mean']:+.3f} ({g['ci95_seeds'][0]:+.3f}, {g['ci95_seeds'][1]:+.3f})"
+                  for m in HEADLINE for k in kinds for g in [null_gap(s[k], m)]) + ".")
     out = {"human_aligned": (figure, detail)}
 
     gain = r["geometry_term_trustworthiness_gain"]

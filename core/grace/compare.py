@@ -29,6 +29,7 @@ from core.grace.baselines import fit_sae, fit_splice, fit_textspan
 from core.grace.controls import no_fitting, permuted_scenes, random_dictionary, shuffled_labels
 from core.grace.grace import fit_grace
 from core.grace.metrics import (attribute_hits, concept_attribute_agreement, concept_retrieval, distractor_share,
+                                match_sparsity,
                                 neighbour_label_agreement, object_concept_recall, reconstruction_cosine,
                                 similarity_spearman, sparsity, triplet_agreement, trustworthiness, zero_shot_accuracy,
                                 zero_shot_prompts)
@@ -68,21 +69,6 @@ def scene_set(model, n: int, seed: int, video: bool = False) -> SceneSet:
 
     scenes = make_scenes(n, seed, video=video)
     return SceneSet(scenes, embed_images(model, scenes.images))
-
-
-def match_splice_l1(fit, codes_of, target_l0: float, low: float = 1e-4, high: float = 4.0, iters: int = 18):
-    """Bisection (in log λ) for the SpLiCE λ whose mean L0 on the fit set is closest to ``target_l0``."""
-    best = None
-    for _ in range(iters):
-        mid = float(np.sqrt(low * high))
-        l0 = sparsity(codes_of(fit(mid)))
-        if best is None or abs(l0 - target_l0) < abs(best[1] - target_l0):
-            best = (mid, l0)
-        if l0 > target_l0:
-            low = mid
-        else:
-            high = mid
-    return best[0]
 
 
 def textures(scenes) -> np.ndarray:
@@ -163,9 +149,9 @@ def fit_methods(embeddings, vocabulary, concepts, seed: int = 0, grace_kwargs: d
     report(progress, 1, 4, {"fitted": 1})
     target = sparsity(grace.encode(embeddings))
     k = max(1, int(round(target)))
-    l1 = match_splice_l1(lambda lam: fit_splice(embeddings, vocabulary, concepts, lam),
-                         lambda d: d.encode(embeddings[:300]), target)
-    methods = {"GRACE": grace, "SpLiCE": fit_splice(embeddings, vocabulary, concepts, l1)}
+    _, splice = match_sparsity(lambda lam: fit_splice(embeddings, vocabulary, concepts, lam),
+                               lambda d: d.encode(embeddings[:300]), target, low=1e-4, high=4.0, iters=18)
+    methods = {"GRACE": grace, "SpLiCE": splice}
     report(progress, 2, 4, {"fitted": 2})
     methods["TextSpan"] = fit_textspan(embeddings, vocabulary, concepts, n_directions=k)
     methods["SAE"] = fit_sae(embeddings, vocabulary, concepts, k_active=k, seed=seed)

@@ -23,7 +23,7 @@ import numpy as np
 from core.common.config import check_range
 from core.common.seeding import check_seed, derive_rng, derive_seed
 from core.grace.grace import GraceDecomposition, fit_grace
-from core.grace.metrics import sparsity
+from core.grace.metrics import match_sparsity
 
 
 def no_fitting(image_embeddings, vocabulary, concept_embeddings) -> GraceDecomposition:
@@ -106,18 +106,8 @@ def random_dictionary(image_embeddings, vocabulary, target_l0: float, seed: int 
         raise ValueError("sparsity: set by the bisection on L0; allowed target_l0 instead")
     directions = random_directions(len(vocabulary), x.shape[1], seed)
     fit_seed = derive_seed(seed, "random dictionary fit")
-    best = None
-    for _ in range(iters):
-        mid = float(np.sqrt(low * high))
-        fitted = fit_grace(x, vocabulary, directions, sparsity=mid, seed=fit_seed, **grace_kwargs)
-        l0 = sparsity(fitted.encode(x))
-        if best is None or abs(l0 - target_l0) < abs(best[1] - target_l0):
-            best = (fitted, l0, mid)
-        if l0 > target_l0:
-            low = mid
-        else:
-            high = mid
-    fitted, _, alpha = best
+    alpha, fitted = match_sparsity(lambda a: fit_grace(x, vocabulary, directions, sparsity=a, seed=fit_seed,
+                                                       **grace_kwargs), lambda d: d.encode(x), target_l0, low, high, iters)
     return dataclasses.replace(fitted, method="random dictionary", history={**fitted.history, "sparsity_weight": alpha})
 
 

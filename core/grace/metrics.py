@@ -73,6 +73,42 @@ def sparsity(codes: np.ndarray) -> float:
     return float(np.mean((np.abs(codes) > EPS).sum(1)))
 
 
+def match_sparsity(fit, codes_of, target_l0: float, low: float, high: float, iters: int) -> tuple:
+    """Bisection in log w of a sparsity weight w (larger w, fewer active codes) for the fit whose mean L0 is closest
+    to ``target_l0``.
+
+    Parameters
+    ----------
+    fit : callable
+        ``fit(w)`` returns a fitted decomposition.
+    codes_of : callable
+        ``codes_of(fitted)`` returns the codes whose mean L0 is matched.
+    target_l0 : float
+        The mean number of active codes wanted.
+    low, high : float
+        The bracket for w, 0 < low < high.
+    iters : int
+        Fits made (one per bisection step).
+
+    Returns
+    -------
+    tuple
+        ``(w, fitted)``: the weight and the fit whose L0 came closest.
+    """
+    best = None
+    for _ in range(iters):
+        mid = float(np.sqrt(low * high))
+        fitted = fit(mid)
+        l0 = sparsity(codes_of(fitted))
+        if best is None or abs(l0 - target_l0) < abs(best[2] - target_l0):
+            best = (mid, fitted, l0)
+        if l0 > target_l0:
+            low = mid
+        else:
+            high = mid
+    return best[0], best[1]
+
+
 def _unit_rows(x: np.ndarray) -> np.ndarray:
     # An all-zero code has no direction; give it a tiny constant so cosine stays defined.
     x = np.where(np.abs(x).sum(1, keepdims=True) > EPS, x, EPS)
